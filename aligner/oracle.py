@@ -1,0 +1,44 @@
+"""Brute-force Algorithm 1 over all sentence pairs: the test oracle for the engine."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from aligner.constraints import is_paraphrase, is_reference
+from aligner.params import AlignParams
+from parawire.records import Sentence
+from parawire.textnorm import verbatim_key
+
+
+def within_filters(reference: Sentence, candidate: Sentence, params: AlignParams) -> bool:
+    """The query's filters: language, date window, topic, other article, not verbatim."""
+    if candidate.language != reference.language:
+        return False
+    if candidate.article_id == reference.article_id:
+        return False
+    if verbatim_key(candidate.text) == verbatim_key(reference.text):
+        return False
+    if params.same_topic and candidate.topic != reference.topic:
+        return False
+    if reference.published is not None:
+        if candidate.published is None:
+            return False
+        if abs((candidate.published - reference.published).days) > params.date_window_days:
+            return False
+    return True
+
+
+def brute_force_candidates(sentences: Sequence[Sentence], params: AlignParams) -> set[tuple[int, int]]:
+    """Every (reference id, candidate id) that Algorithm 1 accepts, by exhaustive comparison."""
+    c = params.constraints
+    found: set[tuple[int, int]] = set()
+    for reference in sentences:
+        if not is_reference(reference.pn, reference.cn, c):
+            continue
+        for candidate in sentences:
+            if candidate is reference or not within_filters(reference, candidate, params):
+                continue
+            if is_paraphrase(reference.pn, reference.cn, candidate.pn, candidate.cn, c):
+                assert reference.id is not None and candidate.id is not None
+                found.add((reference.id, candidate.id))
+    return found

@@ -1,0 +1,30 @@
+"""Scrapy settings for parawire's crawler (`scrapy crawl news` uses them too)."""
+
+import os
+
+# Use the public suffix list bundled with tldextract; never fetch it.
+os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
+
+BOT_NAME = "parawire"
+SPIDER_MODULES = ["crawler.spiders"]
+NEWSPIDER_MODULE = "crawler.spiders"
+
+ROBOTSTXT_OBEY = True
+USER_AGENT = "parawire/0.1 (paraphrase corpus crawler)"
+CONCURRENT_REQUESTS = 16
+CONCURRENT_REQUESTS_PER_DOMAIN = 8
+DOWNLOAD_TIMEOUT = 20
+DOWNLOAD_MAXSIZE = 10 * 1024 * 1024
+DOWNLOAD_WARNSIZE = 0
+AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_START_DELAY = 0.25
+AUTOTHROTTLE_MAX_DELAY = 10
+AUTOTHROTTLE_TARGET_CONCURRENCY = 4.0
+RETRY_ENABLED = True
+RETRY_TIMES = 2
+RETRY_HTTP_CODES = [429, 500, 502, 503, 504, 522, 524, 408]
+REDIRECT_MAX_TIMES = 5
+COOKIES_ENABLED = False
+TELNETCONSOLE_ENABLED = False
+LOG_LEVEL = "WARNING"
+ITEM_PIPELINES = {"crawler.pipelines.StorePipeline": 300}

@@ -1,0 +1,1 @@
+"""Scrapy spiders of parawire."""

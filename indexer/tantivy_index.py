@@ -1,0 +1,159 @@
+"""The embedded SentenceIndex: a tantivy directory with Lucene-style BM25."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import tantivy
+
+from indexer.fields import document
+from indexer.protocol import HcsssQuery, Hit
+from parawire.errors import ParawireError
+from parawire.records import Sentence
+
+_RAW_FIELDS = ("pn", "cn", "entity_types", "language", "topic", "source", "vkey")
+WRITER_HEAP_BYTES = 256 * 1024 * 1024
+
+
+def _schema() -> tantivy.Schema:
+    builder = tantivy.SchemaBuilder()
+    builder.add_integer_field("id", stored=True, indexed=True, fast=True)
+    builder.add_integer_field("article_id", indexed=True)
+    builder.add_integer_field("day", indexed=True, fast=True)
+    builder.add_text_field("text", tokenizer_name="default")
+    builder.add_text_field("lemmas", tokenizer_name="default")
+    for name in _RAW_FIELDS:
+        builder.add_text_field(name, tokenizer_name="raw", index_option="basic")
+    return builder.build()
+
+
+class TantivyIndex:
+    """A SentenceIndex on a tantivy directory (or in memory when path is None)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.schema = _schema()
+        try:
+            if path is None:
+                self.index = tantivy.Index(self.schema)
+            else:
+                path.mkdir(parents=True, exist_ok=True)
+                self.index = tantivy.Index(self.schema, path=str(path), reuse=True)
+        except (OSError, ValueError) as exc:
+            raise ParawireError(f"cannot open the tantivy index at {path}: {exc}") from None
+        self._writer: tantivy.IndexWriter | None = None
+
+    # -- writing ------------------------------------------------------------------
+    def _get_writer(self) -> tantivy.IndexWriter:
+        if self._writer is None:
+            try:
+                self._writer = self.index.writer(WRITER_HEAP_BYTES, num_threads=1)
+            except ValueError as exc:
+                raise ParawireError(f"the tantivy index is locked by another writer: {exc}") from None
+        return self._writer
+
+    def add(self, sentences: Iterable[Sentence]) -> int:
+        """Index sentences, replacing earlier copies with the same id."""
+        writer = self._get_writer()
+        added = 0
+        for sentence in sentences:
+            fields = document(sentence)
+            writer.delete_documents_by_term("id", fields["id"])
+            doc = tantivy.Document()
+            for name, value in fields.items():
+                if value is None:
+                    continue
+                for item in value if isinstance(value, list) else [value]:
+                    if isinstance(item, int):
+                        doc.add_integer(name, item)
+                    else:
+                        doc.add_text(name, item)
+            writer.add_document(doc)
+            added += 1
+        return added
+
+    def commit(self) -> None:
+        """Commit the writer's buffer and make it visible to searches."""
+        if self._writer is not None:
+            self._writer.commit()
+            self._writer.wait_merging_threads()
+            self._writer = None
+        self.index.reload()
+
+    def clear(self) -> None:
+        """Delete every document."""
+        self._get_writer().delete_all_documents()
+        self.commit()
+
+    # -- reading ------------------------------------------------------------------
+    def _term(self, field: str, value: str | int) -> tantivy.Query:
+        return tantivy.Query.term_query(self.schema, field, value)
+
+    def _text_query(self, terms: tuple[str, ...]) -> tantivy.Query | None:
+        if not terms:
+            return None
+        return tantivy.Query.boolean_query(
+            [(tantivy.Occur.Should, self._term("text", term)) for term in terms]
+        )
+
+    def _constraints(self, q: HcsssQuery) -> list[tuple[tantivy.Occur, tantivy.Query]]:
+        must = tantivy.Occur.Must
+        clauses = [(must, self._term("pn", term)) for term in q.proper_nouns]
+        clauses.append(
+            (must, tantivy.Query.boolean_query(
+                [(tantivy.Occur.Should, self._term("cn", term)) for term in q.common_nouns],
+                minimum_number_should_match=q.min_cn_matches,
+            ))
+        )
+        clauses.append((must, self._term("language", q.language)))
+        if q.topic:
+            clauses.append((must, self._term("topic", q.topic)))
+        if q.day_from is not None or q.day_to is not None:
+            clauses.append((must, tantivy.Query.range_query(
+                self.schema, "day", tantivy.FieldType.Integer, q.day_from, q.day_to)))
+        clauses.append((tantivy.Occur.MustNot, self._term("article_id", q.exclude_article_id)))
+        clauses.append((tantivy.Occur.MustNot, self._term("vkey", q.exclude_vkey)))
+        return clauses
+
+    def search(self, query: HcsssQuery) -> list[Hit]:
+        """Hits of a HCSSS query: constraints score nothing, the text terms rank."""
+        filters = tantivy.Query.const_score_query(
+            tantivy.Query.boolean_query(self._constraints(query)), 0.0
+        )
+        clauses = [(tantivy.Occur.Must, filters)]
+        text = self._text_query(query.text_terms)
+        if text is not None:
+            clauses.append((tantivy.Occur.Should, text))
+        return self._hits(tantivy.Query.boolean_query(clauses), query.limit)
+
+    def score_of(self, sentence_id: int, text_terms: tuple[str, ...]) -> float:
+        """BM25 of `text_terms` against one sentence."""
+        text = self._text_query(text_terms)
+        if text is None:
+            return 0.0
+        query = tantivy.Query.boolean_query(
+            [(tantivy.Occur.Must, text), (tantivy.Occur.Must, tantivy.Query.const_score_query(
+                self._term("id", sentence_id), 0.0))]
+        )
+        hits = self._hits(query, 1)
+        return hits[0].score if hits else 0.0
+
+    def _hits(self, query: tantivy.Query, limit: int) -> list[Hit]:
+        searcher = self.index.searcher()
+        result = searcher.search(query, limit, count=False)
+        addresses = [address for _, address in result.hits]
+        ids = searcher.fast_field_values("id", addresses) if addresses else []
+        return [Hit(sentence_id=int(i), score=float(score))
+                for (score, _), i in zip(result.hits, ids, strict=True)]
+
+    def max_sentence_id(self) -> int:
+        """The largest id held (0 when empty)."""
+        searcher = self.index.searcher()
+        if searcher.num_docs == 0:
+            return 0
+        result = searcher.search(tantivy.Query.all_query(), 1, count=False, order_by_field="id")
+        return int(result.hits[0][0]) if result.hits else 0
+
+    def count(self) -> int:
+        """Number of live documents."""
+        return self.index.searcher().num_docs

@@ -1,0 +1,5 @@
+"""`python -m parawire` runs the CLI."""
+
+from parawire.cli import main
+
+main()

@@ -1,0 +1,181 @@
+"""Configuration: shipped defaults, a user TOML file, then PARAWIRE_* variables."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+
+from parawire.errors import ConfigError
+
+DEFAULTS_FILE = Path(__file__).with_name("parawire.toml")
+CONFIG_ENV = "PARAWIRE_CONFIG"
+_explicit_file: str | None = None  # the --config file while load_settings() runs
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class StoreConfig(_Section):
+    url: str = ""
+
+
+class IndexConfig(_Section):
+    backend: Literal["tantivy"] = "tantivy"
+    path: str = ""
+    commit_every: int = Field(10000, ge=1)
+
+
+class BrokerConfig(_Section):
+    url: str = ""
+    result_backend: str = ""
+
+
+class CrawlConfig(_Section):
+    sources: str = ""
+    user_agent: str = Field("parawire/0.1", min_length=1)
+    obey_robots: bool = True
+    concurrent_requests: int = Field(16, ge=1, le=512)
+    download_timeout: float = Field(20, gt=0)
+    max_download_bytes: int = Field(10 * 1024 * 1024, ge=1024)
+    min_text_chars: int = Field(300, ge=0)
+
+
+class NlpConfig(_Section):
+    backend: Literal["spacy"] = "spacy"
+    batch_size: int = Field(64, ge=1)
+    models: dict[str, str] = Field(default_factory=dict)
+
+
+class AlignConfig(_Section):
+    min_cn: int = Field(3, ge=1)
+    min_pn: int = Field(3, ge=0)
+    alpha: float = Field(0.7, gt=0, le=1)
+    beta: float = Field(0.7, ge=0, le=1)
+    date_window_days: int = Field(3, ge=0)
+    same_topic: bool = False
+    normalize: Literal["max", "self"] = "max"
+    max_hits: int = Field(1000, ge=1)
+    max_token_jaccard: float = Field(0.9, gt=0, le=1)
+
+
+class ExportConfig(_Section):
+    dir: str = ""
+
+
+class _TomlLayers(PydanticBaseSettingsSource):
+    """The shipped defaults, deep-merged with the user's file when there is one."""
+
+    def __init__(self, settings_cls: type[BaseSettings], user_file: Path | None) -> None:
+        super().__init__(settings_cls)
+        self.user_file = user_file
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        merged = _read_toml(DEFAULTS_FILE)
+        if self.user_file is not None:
+            _deep_merge(merged, _read_toml(self.user_file))
+        return merged
+
+
+class Settings(BaseSettings):
+    """Every setting of parawire; sections mirror parawire.toml."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="PARAWIRE_", env_nested_delimiter="__", extra="forbid"
+    )
+
+    data_dir: Path = Path("data")
+    store: StoreConfig = StoreConfig()
+    index: IndexConfig = IndexConfig()
+    broker: BrokerConfig = BrokerConfig()
+    crawl: CrawlConfig = CrawlConfig()
+    nlp: NlpConfig = NlpConfig()
+    align: AlignConfig = AlignConfig()
+    export: ExportConfig = ExportConfig()
+    # The user file these settings came from (workers started from the CLI get it too).
+    config_file: str | None = Field(None, exclude=True)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        user = _explicit_file or os.environ.get(CONFIG_ENV)
+        return (init_settings, env_settings, _TomlLayers(settings_cls, Path(user) if user else None))
+
+    @property
+    def store_url(self) -> str:
+        """The SQLAlchemy URL of the store (a SQLite file under data_dir by default)."""
+        return self.store.url or f"sqlite:///{(self.data_dir / 'parawire.db').resolve()}"
+
+    @property
+    def index_path(self) -> Path:
+        """Directory of the embedded index."""
+        return Path(self.index.path) if self.index.path else self.data_dir / "index"
+
+    @property
+    def export_dir(self) -> Path:
+        """Directory that corpus exports are written to."""
+        return Path(self.export.dir) if self.export.dir else self.data_dir / "corpus"
+
+
+def load_settings(config_file: str | Path | None = None, **overrides: Any) -> Settings:
+    """Load settings; a bad value raises ConfigError naming the key and what it accepts."""
+    global _explicit_file
+    if config_file is not None:
+        path = Path(config_file)
+        if not path.is_file():
+            raise ConfigError(f"config file not found: {path}")
+        _explicit_file = str(path.resolve())
+    try:
+        settings = Settings(**overrides)
+    except ValidationError as exc:
+        raise ConfigError(_describe(exc)) from None
+    finally:
+        _explicit_file = None
+    settings.config_file = str(Path(config_file).resolve()) if config_file else os.environ.get(
+        CONFIG_ENV)
+    return settings
+
+
+def _describe(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    key = ".".join(str(part) for part in error["loc"])
+    message = error["msg"]
+    if error["type"] == "extra_forbidden":
+        return f"unknown config key '{key}'"
+    return f"bad config value for '{key}': {error.get('input')!r} — {message}"
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+
+
+def _deep_merge(base: dict[str, Any], extra: dict[str, Any]) -> None:
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            _deep_merge(base[key], value)
+        else:
+            base[key] = value

@@ -1,0 +1,9 @@
+"""User-facing errors: each one prints as a single line and exits non-zero."""
+
+
+class ParawireError(Exception):
+    """An error caused by input (config, files, servers) that the user can fix."""
+
+
+class ConfigError(ParawireError):
+    """A configuration value is missing, unknown or out of range."""

@@ -1,0 +1,67 @@
+"""Runs stages through Celery (eagerly or on workers) and chains them into the pipeline."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from celery import chord
+
+from aligner import AlignParams, finish_run, start_run
+from parawire import stages, tasks
+from parawire.config import Settings
+
+ALIGN_BATCH_SIZE = 200
+
+
+def _wait(result: Any) -> Any:
+    return result.get(disable_sync_subtasks=False) if hasattr(result, "get") else result
+
+
+def crawl(settings: Settings, since: date, until: date, sources: str | None = None) -> dict:
+    """Crawl stage, as a task."""
+    tasks.configure(settings)
+    return _wait(tasks.crawl_task.delay(since.isoformat(), until.isoformat(), sources))
+
+
+def annotate(settings: Settings) -> dict:
+    """Annotate stage, as a task."""
+    tasks.configure(settings)
+    return _wait(tasks.annotate_task.delay())
+
+
+def index(settings: Settings, rebuild: bool = False) -> dict:
+    """Index stage, as a task."""
+    tasks.configure(settings)
+    return _wait(tasks.index_task.delay(rebuild))
+
+
+def align(settings: Settings, params: AlignParams) -> dict:
+    """Open the run for `params` and fan its pending references out as a chord of batches."""
+    tasks.configure(settings)
+    store = stages.store_of(settings)
+    run, pending = start_run(store, params)
+    assert run.id is not None
+    if not pending:
+        return {"run_id": run.id, **finish_run(store, run.id, [])}
+    batches = [pending[i:i + ALIGN_BATCH_SIZE] for i in range(0, len(pending), ALIGN_BATCH_SIZE)]
+    header = [tasks.align_batch_task.s(run.id, params.to_json(), batch) for batch in batches]
+    counts = _wait(chord(header)(tasks.finish_alignment_task.s(run.id)))
+    return {"run_id": run.id, **counts}
+
+
+def export(settings: Settings, run_id: int | None = None, out: Path | None = None) -> dict:
+    """Export stage, as a task."""
+    tasks.configure(settings)
+    return _wait(tasks.export_task.delay(run_id, str(out) if out else None))
+
+
+def run_all(settings: Settings, since: date, until: date, params: AlignParams,
+            sources: str | None = None, out: Path | None = None) -> dict[str, dict]:
+    """crawl → annotate → index → align → export; returns each stage's counts."""
+    report = {"crawl": crawl(settings, since, until, sources), "annotate": annotate(settings),
+              "index": index(settings)}
+    report["align"] = align(settings, params)
+    report["export"] = export(settings, report["align"]["run_id"], out)
+    return report

@@ -1,0 +1,102 @@
+"""The records that flow between stages (DESIGN.md, "Records")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+
+@dataclass(slots=True)
+class Article:
+    """One news article as the crawler stored it."""
+
+    url: str
+    source: str
+    language: str
+    title: str
+    text: str
+    published: date | None
+    topic: str = "other"
+    canonical_url: str = ""
+    author: str = ""
+    crawled_at: datetime | None = None
+    content_hash: str = ""
+    id: int | None = None
+
+
+@dataclass(slots=True)
+class Collocation:
+    """A multi-word unit (noun chunk, name) with its lemma and POS pattern."""
+
+    text: str
+    lemma: str
+    pos: str
+
+
+@dataclass(slots=True)
+class Sentence:
+    """One annotated sentence, with the article fields the aligner filters on."""
+
+    article_id: int
+    position: int
+    text: str
+    tokens: list[str] = field(default_factory=list)
+    lemmas: list[str] = field(default_factory=list)
+    pos: list[str] = field(default_factory=list)
+    entities: list[tuple[str, str]] = field(default_factory=list)
+    proper_nouns: list[str] = field(default_factory=list)
+    common_nouns: list[str] = field(default_factory=list)
+    collocations: list[Collocation] = field(default_factory=list)
+    language: str = ""
+    topic: str = ""
+    published: date | None = None
+    source: str = ""
+    id: int | None = None
+
+    @property
+    def pn(self) -> frozenset[str]:
+        """The proper-noun set PN(s)."""
+        return frozenset(self.proper_nouns)
+
+    @property
+    def cn(self) -> frozenset[str]:
+        """The common-noun set CN(s)."""
+        return frozenset(self.common_nouns)
+
+
+@dataclass(slots=True)
+class AlignmentRun:
+    """One alignment run: its parameters, its state and its counts."""
+
+    parameters: dict[str, Any]
+    status: str = "running"
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+    id: int | None = None
+
+
+@dataclass(slots=True)
+class Pair:
+    """An (input, target) paraphrase pair found by a run."""
+
+    run_id: int
+    input_sentence_id: int
+    target_sentence_id: int
+    score: float
+    raw_score: float
+    shared_pn: int
+    shared_cn: int
+
+
+@dataclass(slots=True)
+class CrawlRun:
+    """One crawl: its window, its state and its counts."""
+
+    parameters: dict[str, Any]
+    status: str = "running"
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+    id: int | None = None

@@ -1,0 +1,79 @@
+"""The pipeline's stages as plain functions of the settings (the tasks call these)."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from tqdm import tqdm
+
+import aligner
+import crawler
+import nlp
+from aligner import AlignParams
+from indexer import SentenceIndex, open_index
+from parawire.config import Settings
+from parawire.errors import ParawireError
+from parawire.store import Store, open_store
+
+
+def store_of(settings: Settings) -> Store:
+    """The store the settings point at, migrated."""
+    return open_store(settings.store_url)
+
+
+def crawl(settings: Settings, since: date, until: date,
+          sources: str | None = None) -> dict[str, int]:
+    """Crawl the sources for articles published in [since, until]."""
+    return crawler.run_crawl(settings, since, until, sources)
+
+
+def annotate(settings: Settings) -> dict[str, int]:
+    """Annotate every article that has no sentences yet."""
+    return nlp.annotate_pending(settings, store_of(settings))
+
+
+def index(settings: Settings, rebuild: bool = False) -> dict[str, int]:
+    """Add sentences the index does not hold yet (all of them, after a clear, on rebuild)."""
+    store, target = store_of(settings), open_index(settings)
+    if rebuild:
+        target.clear()
+    return {"indexed": fill_index(store, target, settings.index.commit_every),
+            "index_size": target.count()}
+
+
+def fill_index(store: Store, target: SentenceIndex, commit_every: int) -> int:
+    """Index the store's sentences above the index's largest id, committing in batches."""
+    after = target.max_sentence_id()
+    added = pending = 0
+    with tqdm(total=store.count_sentences(after), desc="index", unit="sentence",
+              disable=None) as bar:
+        for batch in store.iter_sentences(after_id=after):
+            pending += target.add(batch)
+            bar.update(len(batch))
+            if pending >= commit_every:
+                target.commit()
+                added, pending = added + pending, 0
+    target.commit()
+    return added + pending
+
+
+def align_batch(settings: Settings, run_id: int, params: AlignParams,
+                reference_ids: list[int]) -> dict[str, int]:
+    """Search one batch of references of a run."""
+    return aligner.align_batch(store_of(settings), open_index(settings), run_id, params,
+                               reference_ids)
+
+
+def export(settings: Settings, run_id: int | None = None, out: Path | None = None) -> dict:
+    """Write a run's pairs (the latest run by default) as a JSONL corpus."""
+    store = store_of(settings)
+    if run_id is None:
+        runs = store.alignment_runs(limit=1)
+        if not runs:
+            raise ParawireError("no alignment run to export: run `parawire align` first")
+        run_id = runs[0].id
+    assert run_id is not None
+    path = out or settings.export_dir / f"run-{run_id}.jsonl"
+    return {"run_id": run_id, "pairs": aligner.export_jsonl(store, run_id, path),
+            "path": str(path)}

@@ -1,0 +1,34 @@
+"""`parawire status`: what the store and the index hold, and the latest runs."""
+
+from __future__ import annotations
+
+from indexer import open_index
+from parawire.config import Settings
+from parawire.store import open_store
+
+
+def status_report(settings: Settings) -> str:
+    """A plain-text report for operators."""
+    store = open_store(settings.store_url)
+    counts = store.counts()
+    lines = [
+        f"store:  {store.engine.url.render_as_string(hide_password=True)}",
+        f"index:  {settings.index.backend} at {settings.index_path}"
+        f" ({open_index(settings).count()} sentences)",
+        f"broker: {settings.broker.url or 'eager (in process)'}",
+        "",
+        f"articles {counts['articles']} (annotated {counts['articles_annotated']}), "
+        f"sentences {counts['sentences']}, pairs {counts['pairs']}",
+        "",
+        "crawl runs:",
+    ]
+    for run in store.crawl_runs(limit=5):
+        window = f"{run.parameters.get('since')}..{run.parameters.get('until')}"
+        shown = ", ".join(f"{k} {v}" for k, v in sorted(run.counts.items()))
+        lines.append(f"  #{run.id} {run.status} {window} {run.started_at:%Y-%m-%d %H:%M} {shown}")
+    lines.append("alignment runs:")
+    for run in store.alignment_runs(limit=5):
+        shown = ", ".join(f"{k} {v}" for k, v in sorted(run.counts.items()))
+        done = len(store.done_references(run.id)) if run.id is not None else 0
+        lines.append(f"  #{run.id} {run.status} references done {done}; {shown}")
+    return "\n".join(lines)

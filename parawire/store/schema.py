@@ -1,0 +1,103 @@
+"""The store's tables (SQLAlchemy Core). Alembic migrations create and evolve them."""
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Date,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+metadata = MetaData()
+
+crawl_runs = Table(
+    "crawl_runs",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("started_at", DateTime, nullable=False),
+    Column("finished_at", DateTime),
+    Column("status", String(32), nullable=False),
+    Column("parameters", JSON, nullable=False),
+    Column("counts", JSON, nullable=False),
+)
+
+articles = Table(
+    "articles",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("url", String(2048), nullable=False, unique=True),
+    Column("canonical_url", String(2048), nullable=False, index=True),
+    Column("source", String(200), nullable=False, index=True),
+    Column("language", String(16), nullable=False),
+    Column("topic", String(64), nullable=False, index=True),
+    Column("published", Date, index=True),
+    Column("crawled_at", DateTime, nullable=False),
+    Column("title", Text, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("author", String(500), nullable=False),
+    Column("content_hash", String(64), nullable=False, unique=True),
+    Column("annotated", Boolean, nullable=False, default=False, index=True),
+    Column("crawl_run_id", Integer, ForeignKey("crawl_runs.id")),
+)
+
+sentences = Table(
+    "sentences",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("article_id", Integer, ForeignKey("articles.id"), nullable=False, index=True),
+    Column("position", Integer, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("tokens", JSON, nullable=False),
+    Column("lemmas", JSON, nullable=False),
+    Column("pos", JSON, nullable=False),
+    Column("entities", JSON, nullable=False),
+    Column("proper_nouns", JSON, nullable=False),
+    Column("common_nouns", JSON, nullable=False),
+    Column("collocations", JSON, nullable=False),
+    Column("language", String(16), nullable=False, index=True),
+    Column("topic", String(64), nullable=False),
+    Column("published", Date),
+    Column("source", String(200), nullable=False),
+    UniqueConstraint("article_id", "position", name="uq_sentence_position"),
+)
+
+alignment_runs = Table(
+    "alignment_runs",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("run_key", String(64), nullable=False, index=True),
+    Column("parameters", JSON, nullable=False),
+    Column("started_at", DateTime, nullable=False),
+    Column("finished_at", DateTime),
+    Column("status", String(32), nullable=False),
+    Column("counts", JSON, nullable=False),
+)
+
+alignment_references = Table(
+    "alignment_references",
+    metadata,
+    Column("run_id", Integer, ForeignKey("alignment_runs.id"), primary_key=True),
+    Column("sentence_id", Integer, ForeignKey("sentences.id"), primary_key=True),
+)
+
+pairs = Table(
+    "pairs",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("run_id", Integer, ForeignKey("alignment_runs.id"), nullable=False, index=True),
+    Column("input_sentence_id", Integer, ForeignKey("sentences.id"), nullable=False),
+    Column("target_sentence_id", Integer, ForeignKey("sentences.id"), nullable=False),
+    Column("score", Float, nullable=False),
+    Column("raw_score", Float, nullable=False),
+    Column("shared_pn", Integer, nullable=False),
+    Column("shared_cn", Integer, nullable=False),
+    UniqueConstraint("run_id", "input_sentence_id", "target_sentence_id", name="uq_pair"),
+)

@@ -1,0 +1,33 @@
+"""Text normalisations shared by the stages (verbatim keys, word tokens)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased alphanumeric words, split the way the index's default tokenizer splits."""
+    return [w.casefold() for w in _WORD.findall(text)]
+
+
+def verbatim_key(text: str) -> str:
+    """A key equal for two sentences that differ only in case, spacing or punctuation."""
+    normal = unicodedata.normalize("NFKC", text)
+    return hashlib.sha1(" ".join(words(normal)).encode("utf-8")).hexdigest()
+
+
+def content_hash(text: str) -> str:
+    """Hash of an article body, insensitive to whitespace and case."""
+    return hashlib.sha256(" ".join(words(text)).encode("utf-8")).hexdigest()
+
+
+def token_jaccard(a: str, b: str) -> float:
+    """Jaccard similarity of the word sets of two texts."""
+    left, right = set(words(a)), set(words(b))
+    if not left and not right:
+        return 1.0
+    return len(left & right) / len(left | right)

@@ -1,0 +1,50 @@
+"""Shared fixtures: real services when make test started them, shared data when present."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+def _service_url(name: str) -> str:
+    url = os.environ.get(name, "")
+    if not url:
+        if os.environ.get("PARAWIRE_REQUIRE_SERVICES") == "1":
+            pytest.fail(f"{name} is not set although make test should have started the service")
+        pytest.skip(f"{name} not set: run the suite with `make test` to start the service")
+    return url
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """URL of the PostgreSQL server make test started."""
+    return _service_url("PARAWIRE_TEST_PG_URL")
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """URL of the redis-server make test started."""
+    return _service_url("PARAWIRE_TEST_REDIS_URL")
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """../shared/data, or a skip with the reason when a checkout has none."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"shared data folder {SHARED_DATA} is missing")
+    return SHARED_DATA
+
+
+@pytest.fixture(autouse=True)
+def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Tests never read the developer's config or write into ./data."""
+    for key in list(os.environ):
+        if key.startswith("PARAWIRE_") and not key.startswith(("PARAWIRE_TEST_",
+                                                               "PARAWIRE_REQUIRE")):
+            monkeypatch.delenv(key)
+    monkeypatch.setenv("PARAWIRE_DATA_DIR", str(tmp_path / "data"))

@@ -1,0 +1,58 @@
+"""The parawire CLI end to end, as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+
+def parawire(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "parawire", *args], cwd=ROOT, text=True,
+                          capture_output=True, env={**os.environ, **(env or {})}, timeout=900)
+
+
+@pytest.mark.timeout(900)
+def test_demo_mines_cross_outlet_pairs_and_is_idempotent(tmp_path):
+    env = {"PARAWIRE_DATA_DIR": str(tmp_path / "data")}
+    first = parawire("demo", env=env)
+    assert first.returncode == 0, first.stderr
+    assert "pairs:" in first.stdout
+    cross = int(first.stdout.split("(")[-1].split(" with input")[0])
+    assert cross > 0
+    corpus = tmp_path / "data" / "corpus"
+    (path,) = corpus.glob("run-*.jsonl")
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert records and all(r["input"] != r["target"] for r in records)
+    assert {"input_meta", "target_meta", "score"} <= set(records[0])
+    assert all(r["score"] >= 0.7 for r in records)
+
+    second = parawire("demo", env=env)
+    assert second.returncode == 0, second.stderr
+    assert "(stored this run: 0)" in second.stdout
+    again = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(again) == len(records)
+
+    status = parawire("status", env=env)
+    assert status.returncode == 0 and "alignment runs:" in status.stdout
+
+
+@pytest.mark.parametrize(("args", "env", "message"), [
+    (["align"], {"PARAWIRE_ALIGN__BETA": "2"}, "bad config value for 'align.beta'"),
+    (["crawl", "--sources", "/nonexistent.toml"], {}, "sources file not found"),
+    (["crawl", "--since", "2026-03-09", "--until", "2026-03-01"], {}, "is after --until"),
+    (["export"], {}, "no alignment run to export"),
+    (["--config", "/nonexistent.toml", "status"], {}, "config file not found"),
+    (["status"], {"PARAWIRE_STORE__URL": "postgresql+psycopg://x@127.0.0.1:9/none"},
+     "cannot reach the store"),
+])
+def test_bad_input_is_one_line_and_non_zero(tmp_path, args, env, message):
+    result = parawire(*args, env={"PARAWIRE_DATA_DIR": str(tmp_path), **env})
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr

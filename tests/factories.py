@@ -1,0 +1,41 @@
+"""Sentences with chosen nouns, for tests of the store, the index and the aligner."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from parawire.records import Sentence
+
+
+def make_sentence(sentence_id: int, article_id: int, pn: list[str], cn: list[str], *,
+                  text: str | None = None, language: str = "en", topic: str = "politics",
+                  published: date | None = date(2026, 3, 2), source: str = "outlet-a",
+                  position: int = 0) -> Sentence:
+    """A sentence whose text mentions its nouns (so BM25 has something to rank)."""
+    words = [*pn, *cn]
+    return Sentence(
+        id=sentence_id, article_id=article_id, position=position,
+        text=text if text is not None else f"s{sentence_id} " + " ".join(words) + ".",
+        tokens=words, lemmas=words, pos=["PROPN"] * len(pn) + ["NOUN"] * len(cn),
+        entities=[(name, "PERSON") for name in pn], proper_nouns=sorted(set(pn)),
+        common_nouns=sorted(set(cn)), language=language, topic=topic, published=published,
+        source=source,
+    )
+
+
+def store_demo_articles(store) -> int:
+    """Put the demo site's articles straight into a store (no crawl); returns how many."""
+    from demo import load_articles
+    from parawire.records import Article
+    from parawire.textnorm import content_hash
+
+    stored = 0
+    for item in load_articles():
+        text = "\n".join(item.paragraphs)
+        store.add_article(Article(
+            url=f"http://demo.test{item.path}", source=item.outlet, language="en",
+            title=item.title, text=text, published=item.published.date(), topic="news",
+            author=item.author, content_hash=content_hash(text),
+        ))
+        stored += 1
+    return stored

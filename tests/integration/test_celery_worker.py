@@ -1,0 +1,61 @@
+"""Stages run by a real Celery worker over redis-server give what eager mode gives."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from aligner import AlignParams
+from parawire import pipeline
+from parawire.config import load_settings
+from parawire.stages import store_of
+from tests.factories import store_demo_articles
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _worker(env: dict[str, str]) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "parawire.tasks", "worker", "--pool=solo",
+         "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+
+
+def _pair_texts(settings, run_id):
+    return sorted((row.input.text, row.target.text)
+                  for row in store_of(settings).pair_rows(run_id))
+
+
+@pytest.mark.timeout(300)
+def test_worker_runs_stages_like_eager_mode(tmp_path, monkeypatch, redis_url):
+    monkeypatch.setenv("PARAWIRE_DATA_DIR", str(tmp_path / "worker"))
+    monkeypatch.setenv("PARAWIRE_BROKER__URL", redis_url + "/0")
+    remote = load_settings()
+    store_demo_articles(store_of(remote))
+    worker = _worker(dict(os.environ))
+    try:
+        started = time.monotonic()
+        annotated = pipeline.annotate(remote)
+        indexed = pipeline.index(remote)
+        aligned = pipeline.align(remote, AlignParams.from_config(remote.align))
+        assert time.monotonic() - started < 280
+    finally:
+        worker.terminate()
+        output = worker.communicate(timeout=30)[0]
+    assert annotated["articles"] > 0, output
+    assert indexed["indexed"] == store_of(remote).counts()["sentences"]
+    assert aligned["pairs"] > 0
+
+    monkeypatch.setenv("PARAWIRE_DATA_DIR", str(tmp_path / "eager"))
+    monkeypatch.delenv("PARAWIRE_BROKER__URL")
+    eager = load_settings()
+    store_demo_articles(store_of(eager))
+    assert pipeline.annotate(eager) == annotated
+    pipeline.index(eager)
+    eager_run = pipeline.align(eager, AlignParams.from_config(eager.align))
+    assert _pair_texts(eager, eager_run["run_id"]) == _pair_texts(remote, aligned["run_id"])

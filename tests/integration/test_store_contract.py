@@ -1,0 +1,116 @@
+"""The store's contract, run on SQLite and on a real PostgreSQL."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date
+
+import pytest
+import sqlalchemy as sa
+
+from parawire.records import Article, Collocation, Pair
+from parawire.store import ArticleOutcome, Store, open_store
+from parawire.textnorm import content_hash
+from tests.factories import make_sentence
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request, tmp_path) -> Store:
+    if request.param == "sqlite":
+        yield open_store(f"sqlite:///{tmp_path / 'store.db'}")
+        return
+    base = request.getfixturevalue("postgres_url")
+    schema_db = f"t_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f"CREATE DATABASE {schema_db}"))
+    admin.dispose()
+    store = open_store(base.rsplit("/", 1)[0] + f"/{schema_db}")
+    yield store
+    store.engine.dispose()
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f"DROP DATABASE {schema_db}"))
+    admin.dispose()
+
+
+def article(n: int, text: str | None = None, **fields) -> Article:
+    body = text or f"Body of article {n} about the council budget."
+    values = dict(url=f"http://news.test/a{n}", source="outlet-a", language="en",
+                  title=f"Title {n}", text=body, published=date(2026, 3, 2),
+                  content_hash=content_hash(body))
+    values.update(fields)
+    return Article(**values)
+
+
+def test_migrations_are_idempotent(store):
+    store.migrate()
+    store.migrate()
+    assert store.counts()["articles"] == 0
+
+
+def test_articles_dedup_by_url_canonical_url_and_content(store):
+    assert store.add_article(article(1)) is ArticleOutcome.STORED
+    assert store.add_article(article(1)) is ArticleOutcome.DUPLICATE_URL
+    again = article(2, canonical_url="http://news.test/a1")
+    assert store.add_article(again) is ArticleOutcome.DUPLICATE_URL
+    copy = article(3, text="Body of article 1 about the council budget.")
+    assert store.add_article(copy) is ArticleOutcome.DUPLICATE_CONTENT
+    assert store.counts()["articles"] == 1
+    assert store.known_urls() == {"http://news.test/a1"}
+
+
+def test_annotations_round_trip_and_mark_progress(store):
+    first, second = article(1), article(2)
+    store.add_article(first)
+    store.add_article(second)
+    pending = [a.id for batch in store.articles_to_annotate() for a in batch]
+    assert pending == [first.id, second.id]
+    sentence = make_sentence(None, first.id, ["elena varga", "port alder"], ["budget", "tram"])
+    sentence.collocations = [Collocation("the tram line", "the tram line", "DET NOUN NOUN")]
+    store.save_annotations(first.id, [sentence])
+    store.save_annotations(first.id, [sentence])  # re-annotating replaces, never doubles
+    assert [a.id for batch in store.articles_to_annotate() for a in batch] == [second.id]
+    (loaded,) = [s for batch in store.iter_sentences() for s in batch]
+    assert loaded.proper_nouns == ["elena varga", "port alder"]
+    assert loaded.entities == [("elena varga", "PERSON"), ("port alder", "PERSON")]
+    assert loaded.collocations[0].pos == "DET NOUN NOUN"
+    assert loaded.published == date(2026, 3, 2)
+    assert store.sentences_by_id([loaded.id])[loaded.id].text == sentence.text
+
+
+def test_alignment_run_is_resumed_and_pairs_are_not_doubled(store):
+    a1, a2 = article(1), article(2)
+    store.add_article(a1)
+    store.add_article(a2)
+    store.save_annotations(a1.id, [make_sentence(None, a1.id, ["x"], ["y"])])
+    store.save_annotations(a2.id, [make_sentence(None, a2.id, ["x"], ["y"])])
+    s1, s2 = [s.id for batch in store.iter_sentences() for s in batch]
+    run = store.find_or_start_alignment_run("key-1", {"beta": 0.7})
+    pair = Pair(run.id, s1, s2, 1.0, 3.2, 1, 1)
+    store.record_references(run.id, [s1], [pair])
+    store.record_references(run.id, [s1, s2], [pair])
+    assert store.done_references(run.id) == {s1, s2}
+    assert store.pairs(run.id) == [pair]
+    store.finish_alignment_run(run.id, {"pairs": 1})
+    again = store.find_or_start_alignment_run("key-1", {"beta": 0.7})
+    assert again.id == run.id and again.status == "running"
+    other = store.find_or_start_alignment_run("key-2", {"beta": 0.5})
+    assert other.id != run.id
+    (row,) = store.pair_rows(run.id)
+    assert (row.input.id, row.target.id) == (s1, s2)
+
+
+def test_crawl_runs_record_counts(store):
+    run_id = store.start_crawl_run({"since": "2026-03-01"})
+    store.finish_crawl_run(run_id, {"stored": 3, "errors/http_404": 1})
+    (run,) = store.crawl_runs()
+    assert run.status == "finished" and run.counts == {"stored": 3, "errors/http_404": 1}
+
+
+def test_unreachable_server_is_a_one_line_error():
+    from parawire.errors import ParawireError
+
+    with pytest.raises(ParawireError, match="cannot reach the store") as caught:
+        open_store("postgresql+psycopg://nobody@127.0.0.1:9/none?connect_timeout=2")
+    assert "\n" not in str(caught.value)

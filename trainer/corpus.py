@@ -1,0 +1,82 @@
+"""Reading an exported corpus and building the generators' vocabulary from it."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from parawire.errors import ParawireError
+
+PAD, UNK, BOS, EOS = "<pad>", "<unk>", "<s>", "</s>"
+SPECIALS = (PAD, UNK, BOS, EOS)
+
+
+@dataclass(frozen=True, slots=True)
+class TokenPair:
+    """One training example: input and target as lower-cased tokens."""
+
+    source: tuple[str, ...]
+    target: tuple[str, ...]
+
+
+def tokenize(text: str) -> tuple[str, ...]:
+    """Whitespace tokens with punctuation split off, lower-cased."""
+    out: list[str] = []
+    for raw in text.split():
+        word = raw.casefold()
+        head = word.rstrip(".,;:!?\"')")
+        lead = head.lstrip("\"'(")
+        out.extend(ch for ch in head[: len(head) - len(lead)])
+        if lead:
+            out.append(lead)
+        out.extend(ch for ch in word[len(head):])
+    return tuple(out)
+
+
+def read_pairs(path: Path, max_len: int = 70) -> list[TokenPair]:
+    """Pairs of a JSONL export, truncated to max_len tokens; a bad line names its number."""
+    pairs: list[TokenPair] = []
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                source, target = record["input"], record["target"]
+            except (json.JSONDecodeError, KeyError, TypeError):
+                raise ParawireError(f"{path}:{number}: not a parawire pair record") from None
+            pairs.append(TokenPair(tokenize(source)[:max_len], tokenize(target)[:max_len]))
+    return pairs
+
+
+class Vocabulary:
+    """Token ↔ id maps with the special tokens first."""
+
+    def __init__(self, tokens: Iterable[str]) -> None:
+        self.itos: list[str] = [*SPECIALS, *(t for t in tokens if t not in SPECIALS)]
+        self.stoi = {token: index for index, token in enumerate(self.itos)}
+
+    @classmethod
+    def build(cls, pairs: Iterable[TokenPair], size: int = 30000) -> Vocabulary:
+        """The `size` most frequent tokens of the (training) pairs, ties broken by token."""
+        counts: Counter[str] = Counter()
+        for pair in pairs:
+            counts.update(pair.source)
+            counts.update(pair.target)
+        ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+        return cls(token for token, _ in ranked[: max(0, size - len(SPECIALS))])
+
+    def __len__(self) -> int:
+        return len(self.itos)
+
+    def encode(self, tokens: Iterable[str]) -> list[int]:
+        """Ids of tokens, UNK for those outside the vocabulary."""
+        unk = self.stoi[UNK]
+        return [self.stoi.get(token, unk) for token in tokens]
+
+    def decode(self, ids: Iterable[int]) -> list[str]:
+        """Tokens of ids."""
+        return [self.itos[i] for i in ids]
