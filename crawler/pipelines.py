@@ -12,16 +12,17 @@ from parawire.store import Store, open_store
 class StorePipeline:
     """Stores articles; duplicates (by URL, canonical URL or content) are counted, not stored."""
 
-    def __init__(self, store_url: str, crawl_run_id: int | None) -> None:
+    def __init__(self, store_url: str, crawl_run_id: int | None, stats: Any = None) -> None:
         self.store_url = store_url
         self.crawl_run_id = crawl_run_id
+        self.stats = stats
         self.store: Store | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> StorePipeline:
         """Scrapy hook: the store URL and run id come from the crawler's settings."""
         url = crawler.settings.get("PARAWIRE_STORE_URL") or load_settings().store_url
-        return cls(url, crawler.settings.getint("PARAWIRE_CRAWL_RUN_ID") or None)
+        return cls(url, crawler.settings.getint("PARAWIRE_CRAWL_RUN_ID") or None, crawler.stats)
 
     def open_spider(self, spider: Any = None) -> None:
         """Connect to the store."""
@@ -31,7 +32,6 @@ class StorePipeline:
         """Store one article and count the outcome."""
         assert self.store is not None
         outcome = self.store.add_article(item, self.crawl_run_id)
-        stats = getattr(getattr(spider, "crawler", None), "stats", None)
-        if stats is not None:
-            stats.inc_value(f"parawire/{outcome.value}")
+        if self.stats is not None:
+            self.stats.inc_value(f"parawire/{outcome.value}")
         return item
