@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from celery import chord
+from tqdm import tqdm
 
 from aligner import AlignParams, finish_run, start_run
 from parawire import stages, tasks
 from parawire.config import Settings
+from parawire.store import Store
 
 ALIGN_BATCH_SIZE = 200
 
@@ -47,8 +50,38 @@ def align(settings: Settings, params: AlignParams) -> dict:
         return {"run_id": run.id, **finish_run(store, run.id, [])}
     batches = [pending[i:i + ALIGN_BATCH_SIZE] for i in range(0, len(pending), ALIGN_BATCH_SIZE)]
     header = [tasks.align_batch_task.s(run.id, params.to_json(), batch) for batch in batches]
-    counts = _wait(chord(header)(tasks.finish_alignment_task.s(run.id)))
+    with _RunProgress(store, run.id, len(pending)):
+        counts = _wait(chord(header)(tasks.finish_alignment_task.s(run.id)))
     return {"run_id": run.id, **counts}
+
+
+class _RunProgress:
+    """A progress bar fed by the store, so it moves whether batches run here or on workers."""
+
+    def __init__(self, store: Store, run_id: int, total: int) -> None:
+        self.store, self.run_id = store, run_id
+        self.start = len(store.done_references(run_id))
+        self.bar = tqdm(total=total, desc="align", unit="reference", disable=None)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._poll, daemon=True)
+
+    def _update(self) -> None:
+        done = len(self.store.done_references(self.run_id)) - self.start
+        self.bar.update(max(0, min(done, self.bar.total) - self.bar.n))
+
+    def _poll(self) -> None:
+        while not self.stop.wait(0.5):
+            self._update()
+
+    def __enter__(self) -> _RunProgress:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
+        self._update()
+        self.bar.close()
 
 
 def export(settings: Settings, run_id: int | None = None, out: Path | None = None) -> dict:

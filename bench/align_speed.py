@@ -1,0 +1,109 @@
+"""Alignment speed: tantivy-backed HCSSS against brute-force Algorithm 1 on the same corpus.
+
+    .venv/bin/python bench/align_speed.py [--sentences 3000] [--seed 1]
+
+Prints JSON (and writes bench/results/align_speed.json): sentences/s indexed, query
+latency percentiles, references/s for both methods and their ratio, measured in one
+process on one synthetic corpus with Zipf-distributed nouns. Both methods must agree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from datetime import date, timedelta
+from pathlib import Path
+
+from aligner import AlignParams, brute_force_candidates, build_query, is_reference
+from indexer import TantivyIndex
+from parawire.records import Sentence
+
+
+def zipf_pick(rng: random.Random, vocabulary: list[str], k: int) -> list[str]:
+    """k distinct words, frequent ones far more likely (weights 1/rank)."""
+    weights = [1 / (rank + 1) for rank in range(len(vocabulary))]
+    chosen: set[str] = set()
+    while len(chosen) < k:
+        chosen.add(rng.choices(vocabulary, weights)[0])
+    return sorted(chosen)
+
+
+def corpus(size: int, seed: int) -> list[Sentence]:
+    """Synthetic annotated sentences over 30 days: events of 1-6 sentences that share
+    their names and most of their nouns, plus Zipf-distributed noise words."""
+    rng = random.Random(seed)
+    names = [f"name{i}" for i in range(800)]
+    nouns = [f"noun{i}" for i in range(2000)]
+    start = date(2026, 1, 1)
+    sentences: list[Sentence] = []
+    while len(sentences) < size:
+        base_pn = zipf_pick(rng, names, 3)
+        base_cn = zipf_pick(rng, nouns, 4)
+        day = start + timedelta(days=rng.randint(0, 27))
+        for _ in range(rng.randint(1, 6)):
+            sid = len(sentences) + 1
+            cn = [n for n in base_cn if rng.random() > 0.15] + zipf_pick(rng, nouns, rng.randint(0, 2))
+            pn = base_pn + zipf_pick(rng, names, rng.randint(0, 1))
+            sentences.append(Sentence(
+                id=sid, article_id=sid, position=0, text=" ".join(pn + cn),
+                proper_nouns=sorted(set(pn)), common_nouns=sorted(set(cn)), language="en",
+                topic="news", published=day + timedelta(days=rng.randint(0, 2)),
+                source=f"outlet{sid % 5}",
+            ))
+    return sentences[:size]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sentences", type=int, default=3000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    params = AlignParams(max_hits=100000)
+    sentences = corpus(args.sentences, args.seed)
+    references = [s for s in sentences if is_reference(s.pn, s.cn, params.constraints)]
+
+    index = TantivyIndex(None)
+    started = time.perf_counter()
+    index.add(sentences)
+    index.commit()
+    index_seconds = time.perf_counter() - started
+
+    latencies, engine_pairs = [], set()
+    started = time.perf_counter()
+    for reference in references:
+        query = build_query(reference, params)
+        assert query is not None
+        t0 = time.perf_counter()
+        hits = index.search(query)
+        latencies.append(time.perf_counter() - t0)
+        engine_pairs.update((reference.id, hit.sentence_id) for hit in hits)
+    engine_seconds = time.perf_counter() - started
+
+    started = time.perf_counter()
+    oracle_pairs = brute_force_candidates(sentences, params)
+    brute_seconds = time.perf_counter() - started
+
+    latencies.sort()
+    result = {
+        "sentences": len(sentences),
+        "references": len(references),
+        "candidate_pairs": len(engine_pairs),
+        "engine_equals_brute_force": engine_pairs == oracle_pairs,
+        "index_sentences_per_s": round(len(sentences) / index_seconds),
+        "query_ms_p50": round(1000 * statistics.median(latencies), 3),
+        "query_ms_p95": round(1000 * latencies[int(0.95 * (len(latencies) - 1))], 3),
+        "engine_references_per_s": round(len(references) / engine_seconds, 1),
+        "brute_force_references_per_s": round(len(references) / brute_seconds, 1),
+        "speedup_vs_brute_force": round(brute_seconds / engine_seconds, 2),
+    }
+    out = Path(__file__).with_name("results")
+    out.mkdir(exist_ok=True)
+    (out / "align_speed.json").write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
