@@ -66,8 +66,8 @@ class Sentence:
 
 
 @dataclass(slots=True)
-class AlignmentRun:
-    """One alignment run: its parameters, its state and its counts."""
+class Run:
+    """A stage run: its parameters, its state and its counts."""
 
     parameters: dict[str, Any]
     status: str = "running"
@@ -75,6 +75,16 @@ class AlignmentRun:
     finished_at: datetime | None = None
     counts: dict[str, int] = field(default_factory=dict)
     id: int | None = None
+
+
+@dataclass(slots=True)
+class AlignmentRun(Run):
+    """One alignment run."""
+
+
+@dataclass(slots=True)
+class CrawlRun(Run):
+    """One crawl run."""
 
 
 @dataclass(slots=True)
@@ -88,15 +98,3 @@ class Pair:
     raw_score: float
     shared_pn: int
     shared_cn: int
-
-
-@dataclass(slots=True)
-class CrawlRun:
-    """One crawl: its window, its state and its counts."""
-
-    parameters: dict[str, Any]
-    status: str = "running"
-    started_at: datetime | None = None
-    finished_at: datetime | None = None
-    counts: dict[str, int] = field(default_factory=dict)
-    id: int | None = None

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from alembic import command
@@ -17,10 +17,11 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 
 from parawire.errors import ParawireError
-from parawire.records import AlignmentRun, Article, Collocation, CrawlRun, Pair, Sentence
+from parawire.records import AlignmentRun, Article, Collocation, CrawlRun, Pair, Run, Sentence
 from parawire.store import schema
 
 ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
+RunT = TypeVar("RunT", bound=Run)
 
 
 class ArticleOutcome(enum.StrEnum):
@@ -108,13 +109,7 @@ class Store:
         """The latest crawl runs, newest first."""
         query = sa.select(schema.crawl_runs).order_by(schema.crawl_runs.c.id.desc()).limit(limit)
         with self.engine.connect() as conn:
-            return [
-                CrawlRun(
-                    id=row.id, parameters=row.parameters, status=row.status,
-                    started_at=row.started_at, finished_at=row.finished_at, counts=row.counts,
-                )
-                for row in conn.execute(query)
-            ]
+            return [_run(CrawlRun, row) for row in conn.execute(query)]
 
     def known_urls(self) -> set[str]:
         """Every URL and canonical URL already stored."""
@@ -155,19 +150,20 @@ class Store:
     def articles_to_annotate(self, batch_size: int = 200) -> Iterator[list[Article]]:
         """Batches of articles that have no sentences yet, in id order."""
         table = schema.articles
-        last_id = 0
+        yield from self._batches(table, [table.c.annotated.is_(False)], _article, 0, batch_size)
+
+    def _batches(self, table: sa.Table, conditions: list[Any], convert: Any, after_id: int,
+                 batch_size: int) -> Iterator[list[Any]]:
+        """Rows matching `conditions` with id > after_id, converted, in id-ordered batches."""
+        last_id = after_id
         while True:
-            query = (
-                sa.select(table)
-                .where(table.c.annotated.is_(False), table.c.id > last_id)
-                .order_by(table.c.id)
-                .limit(batch_size)
-            )
+            query = (sa.select(table).where(*conditions, table.c.id > last_id)
+                     .order_by(table.c.id).limit(batch_size))
             with self.engine.connect() as conn:
-                batch = [_article(row) for row in conn.execute(query)]
+                batch = [convert(row) for row in conn.execute(query)]
             if not batch:
                 return
-            last_id = batch[-1].id or last_id
+            last_id = batch[-1].id
             yield batch
 
     def count_articles_to_annotate(self) -> int:
@@ -195,18 +191,8 @@ class Store:
                        language: str | None = None) -> Iterator[list[Sentence]]:
         """Batches of sentences with id > after_id, in id order."""
         table = schema.sentences
-        last_id = after_id
-        while True:
-            query = sa.select(table).where(table.c.id > last_id)
-            if language:
-                query = query.where(table.c.language == language)
-            query = query.order_by(table.c.id).limit(batch_size)
-            with self.engine.connect() as conn:
-                batch = [_sentence(row) for row in conn.execute(query)]
-            if not batch:
-                return
-            last_id = batch[-1].id or last_id
-            yield batch
+        conditions = [table.c.language == language] if language else []
+        yield from self._batches(table, conditions, _sentence, after_id, batch_size)
 
     def count_sentences(self, after_id: int = 0) -> int:
         """How many sentences have id > after_id."""
@@ -255,14 +241,14 @@ class Store:
         table = schema.alignment_runs
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(table).where(table.c.id == run_id)).first()
-        return None if row is None else _alignment_run(row)
+        return None if row is None else _run(AlignmentRun, row)
 
     def alignment_runs(self, limit: int = 20) -> list[AlignmentRun]:
         """The latest alignment runs, newest first."""
         table = schema.alignment_runs
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(table).order_by(table.c.id.desc()).limit(limit))
-            return [_alignment_run(row) for row in rows]
+            return [_run(AlignmentRun, row) for row in rows]
 
     def finish_alignment_run(self, run_id: int, counts: dict[str, int]) -> None:
         """Close an alignment run with its counts."""
@@ -380,8 +366,8 @@ def _sentence(row: Any) -> Sentence:
     )
 
 
-def _alignment_run(row: Any) -> AlignmentRun:
-    return AlignmentRun(
+def _run(cls: type[RunT], row: Any) -> RunT:
+    return cls(
         id=row.id, parameters=row.parameters, status=row.status, started_at=row.started_at,
         finished_at=row.finished_at, counts=row.counts,
     )
