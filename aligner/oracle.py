@@ -11,7 +11,7 @@ from parawire.textnorm import verbatim_key
 
 
 def within_filters(reference: Sentence, candidate: Sentence, params: AlignParams) -> bool:
-    """The query's filters: language, date window, topic, other article, not verbatim."""
+    """The query's filters: language, date window, topic, outlet, other article, not verbatim."""
     if candidate.language != reference.language:
         return False
     if candidate.article_id == reference.article_id:
@@ -19,6 +19,8 @@ def within_filters(reference: Sentence, candidate: Sentence, params: AlignParams
     if verbatim_key(candidate.text) == verbatim_key(reference.text):
         return False
     if params.same_topic and candidate.topic != reference.topic:
+        return False
+    if params.exclude_same_outlet and candidate.source == reference.source:
         return False
     if reference.published is not None:
         if candidate.published is None:

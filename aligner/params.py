@@ -22,9 +22,11 @@ class AlignParams:
     beta: float = 0.7
     date_window_days: int = 3
     same_topic: bool = False
+    exclude_same_outlet: bool = False
     normalize: str = "max"
     max_hits: int = 1000
     max_token_jaccard: float = 0.9
+    min_length_ratio: float = 0.5
     language: str | None = None
     topic: str | None = None
     since: date | None = None

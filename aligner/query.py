@@ -34,5 +34,6 @@ def build_query(reference: Sentence, params: AlignParams) -> HcsssQuery | None:
         day_from=day_from,
         day_to=day_to,
         topic=reference.topic if params.same_topic else None,
+        exclude_source=reference.source if params.exclude_same_outlet else None,
         limit=params.max_hits,
     )

@@ -13,7 +13,7 @@ from aligner.scoring import above_beta, normalized
 from indexer import SentenceIndex
 from parawire.records import AlignmentRun, Pair, Sentence
 from parawire.store import Store
-from parawire.textnorm import token_jaccard
+from parawire.textnorm import length_ratio, token_jaccard
 
 
 def in_scope(sentence: Sentence, params: AlignParams) -> bool:
@@ -78,6 +78,9 @@ def align_batch(store: Store, index: SentenceIndex, run_id: int, params: AlignPa
         candidate = candidates[sentence_id]
         if token_jaccard(reference.text, candidate.text) >= params.max_token_jaccard:
             counts["near_verbatim"] += 1
+            continue
+        if length_ratio(reference.text, candidate.text) < params.min_length_ratio:
+            counts["length_ratio"] += 1
             continue
         batch_pairs.append(make_pair(run_id, reference, candidate, score, raw))
     counts["pairs_built"] += len(batch_pairs)

@@ -15,7 +15,8 @@ class HcsssQuery:
 
     Hits must hold every proper noun, at least `min_cn_matches` of the common nouns,
     the language, a day in [day_from, day_to] (when given) and the topic (when given);
-    they must not come from `exclude_article_id` nor be a verbatim copy (`exclude_vkey`).
+    they must not come from `exclude_article_id`, nor from `exclude_source` (when given),
+    nor be a verbatim copy (`exclude_vkey`).
     `text_terms` only rank the hits (BM25).
     """
 
@@ -29,6 +30,7 @@ class HcsssQuery:
     day_from: int | None = None
     day_to: int | None = None
     topic: str | None = None
+    exclude_source: str | None = None
     limit: int = 1000
 
 

@@ -113,6 +113,8 @@ class TantivyIndex:
                 self.schema, "day", tantivy.FieldType.Integer, q.day_from, q.day_to)))
         clauses.append((tantivy.Occur.MustNot, self._term("article_id", q.exclude_article_id)))
         clauses.append((tantivy.Occur.MustNot, self._term("vkey", q.exclude_vkey)))
+        if q.exclude_source:
+            clauses.append((tantivy.Occur.MustNot, self._term("source", q.exclude_source)))
         return clauses
 
     def search(self, query: HcsssQuery) -> list[Hit]:

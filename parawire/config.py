@@ -63,9 +63,11 @@ class AlignConfig(_Section):
     beta: float = Field(0.7, ge=0, le=1)
     date_window_days: int = Field(3, ge=0)
     same_topic: bool = False
+    exclude_same_outlet: bool = False
     normalize: Literal["max", "self"] = "max"
     max_hits: int = Field(1000, ge=1)
     max_token_jaccard: float = Field(0.9, gt=0, le=1)
+    min_length_ratio: float = Field(0.5, ge=0, le=1)
 
 
 class ExportConfig(_Section):

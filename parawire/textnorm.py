@@ -25,6 +25,14 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(" ".join(words(text)).encode("utf-8")).hexdigest()
 
 
+def length_ratio(a: str, b: str) -> float:
+    """Word count of the shorter text over that of the longer (1.0 for equal lengths)."""
+    left, right = len(words(a)), len(words(b))
+    if max(left, right) == 0:
+        return 1.0
+    return min(left, right) / max(left, right)
+
+
 def token_jaccard(a: str, b: str) -> float:
     """Jaccard similarity of the word sets of two texts."""
     left, right = set(words(a)), set(words(b))

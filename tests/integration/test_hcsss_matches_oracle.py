@@ -26,7 +26,7 @@ def corpora(draw):
             language=draw(st.sampled_from(["en", "en", "fr"])),
             topic=draw(st.sampled_from(["politics", "sports"])),
             published=date(2026, 3, 1) + timedelta(days=draw(st.integers(0, 8))),
-            position=sid,
+            position=sid, source=draw(st.sampled_from(["outlet-a", "outlet-b"])),
         ))
     return sentences
 
@@ -35,7 +35,7 @@ params_strategy = st.builds(
     AlignParams,
     min_cn=st.integers(1, 4), min_pn=st.integers(0, 3),
     alpha=st.sampled_from([0.5, 0.6, 0.7, 0.75, 1.0]),
-    date_window_days=st.integers(0, 4), same_topic=st.booleans(),
+    date_window_days=st.integers(0, 4), same_topic=st.booleans(), exclude_same_outlet=st.booleans(),
 )
 
 
