@@ -134,13 +134,25 @@ def align(ctx: click.Context, since: datetime | None, until: datetime | None,
 
 @main.command()
 @click.option("--run", "run_id", type=int, help="Alignment run (default: the latest).")
-@click.option("--out", type=click.Path(dir_okay=False), help="Output JSONL file.")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "tsv", "parquet"]), default="jsonl",
+              show_default=True)
+@click.option("--lang", help="Only pairs in this language.")
+@click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: "
+              "export.dir/run-N).")
+@click.option("--seed", type=int, default=13, show_default=True, help="Seed of the split.")
+@click.option("--one-target-per-input/--all-targets", default=True, show_default=True)
+@click.option("--flipped/--no-flipped", default=True, show_default=True,
+              help="Add each pair reversed as well.")
 @click.pass_context
-def export(ctx: click.Context, run_id: int | None, out: str | None) -> None:
-    """Write a run's pairs as a JSONL corpus."""
+def export(ctx: click.Context, run_id: int | None, fmt: str, lang: str | None, out: str | None,
+           seed: int, one_target_per_input: bool, flipped: bool) -> None:
+    """Write a run's pairs as train/valid/test files with a datasheet."""
+    from aligner import DatasetOptions
     from parawire import pipeline
 
-    _echo(pipeline.export(_settings(ctx), run_id, Path(out) if out else None))
+    options = DatasetOptions(one_target_per_input=one_target_per_input, flipped=flipped,
+                             seed=seed, language=lang)
+    _echo(pipeline.export(_settings(ctx), run_id, Path(out) if out else None, fmt, options))
 
 
 @main.command(name="pipeline")

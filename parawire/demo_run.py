@@ -33,5 +33,6 @@ def run_demo(settings: Settings) -> str:
         f"  references: {report['align'].get('references_done', 0)}",
         f"  pairs:      {report['align'].get('pairs', 0)} "
         f"({cross_outlet} with input and target from different outlets)",
-        f"  corpus:     {report['export']['path']}",
+        f"  corpus:     {report['export']['path']} (train/valid/test examples: "
+        f"{', '.join(str(n) for n in report['export']['examples'].values())})",
     ])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import asdict
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 from celery import chord
 from tqdm import tqdm
 
-from aligner import AlignParams, finish_run, start_run
+from aligner import AlignParams, DatasetOptions, finish_run, start_run
 from parawire import stages, tasks
 from parawire.config import Settings
 from parawire.store import Store
@@ -84,10 +85,12 @@ class _RunProgress:
         self.bar.close()
 
 
-def export(settings: Settings, run_id: int | None = None, out: Path | None = None) -> dict:
+def export(settings: Settings, run_id: int | None = None, out: Path | None = None,
+           fmt: str = "jsonl", options: DatasetOptions | None = None) -> dict:
     """Export stage, as a task."""
     tasks.configure(settings)
-    return _wait(tasks.export_task.delay(run_id, str(out) if out else None))
+    return _wait(tasks.export_task.delay(run_id, str(out) if out else None, fmt,
+                                         asdict(options) if options else None))
 
 
 def run_all(settings: Settings, since: date, until: date, params: AlignParams,

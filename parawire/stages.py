@@ -10,7 +10,7 @@ from tqdm import tqdm
 import aligner
 import crawler
 import nlp
-from aligner import AlignParams
+from aligner import AlignParams, DatasetOptions
 from indexer import SentenceIndex, open_index
 from parawire.config import Settings
 from parawire.errors import ParawireError
@@ -65,8 +65,9 @@ def align_batch(settings: Settings, run_id: int, params: AlignParams,
                                reference_ids)
 
 
-def export(settings: Settings, run_id: int | None = None, out: Path | None = None) -> dict:
-    """Write a run's pairs (the latest run by default) as a JSONL corpus."""
+def export(settings: Settings, run_id: int | None = None, out: Path | None = None,
+           fmt: str = "jsonl", options: DatasetOptions | None = None) -> dict:
+    """Write a run's dataset (the latest run by default) with its datasheet."""
     store = store_of(settings)
     if run_id is None:
         runs = store.alignment_runs(limit=1)
@@ -74,6 +75,7 @@ def export(settings: Settings, run_id: int | None = None, out: Path | None = Non
             raise ParawireError("no alignment run to export: run `parawire align` first")
         run_id = runs[0].id
     assert run_id is not None
-    path = out or settings.export_dir / f"run-{run_id}.jsonl"
-    return {"run_id": run_id, "pairs": aligner.export_jsonl(store, run_id, path),
-            "path": str(path)}
+    path = out or settings.export_dir / f"run-{run_id}"
+    sheet = aligner.export_run(store, run_id, path, fmt, options)
+    return {"run_id": run_id, "path": str(path), "examples": sheet["examples"],
+            "mined_pairs": sheet["mined_pairs"]}

@@ -11,7 +11,7 @@ from typing import Any
 
 from celery import Celery
 
-from aligner import AlignParams, finish_run
+from aligner import AlignParams, DatasetOptions, finish_run
 from parawire import stages
 from parawire.config import Settings, load_settings
 
@@ -78,9 +78,11 @@ def finish_alignment_task(batch_counts: list[dict[str, int]], run_id: int) -> di
 
 
 @app.task(name="parawire.export")
-def export_task(run_id: int | None = None, out: str | None = None) -> dict:
+def export_task(run_id: int | None = None, out: str | None = None, fmt: str = "jsonl",
+                options: dict[str, Any] | None = None) -> dict:
     """Export stage."""
-    return stages.export(settings(), run_id, Path(out) if out else None)
+    dataset = DatasetOptions(**options) if options else None
+    return stages.export(settings(), run_id, Path(out) if out else None, fmt, dataset)
 
 
 if _settings is None:

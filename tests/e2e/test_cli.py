@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -23,20 +24,24 @@ def test_demo_mines_cross_outlet_pairs_and_is_idempotent(tmp_path):
     first = parawire("demo", env=env)
     assert first.returncode == 0, first.stderr
     assert "pairs:" in first.stdout
-    cross = int(first.stdout.split("(")[-1].split(" with input")[0])
+    cross = int(re.search(r"\((\d+) with input and target from different outlets",
+                          first.stdout).group(1))
     assert cross > 0
     corpus = tmp_path / "data" / "corpus"
-    (path,) = corpus.glob("run-*.jsonl")
-    records = [json.loads(line) for line in path.read_text().splitlines()]
+    (folder,) = corpus.glob("run-*")
+    records = [json.loads(line) for name in ("train", "valid", "test")
+               for line in (folder / f"{name}.jsonl").read_text().splitlines()]
     assert records and all(r["input"] != r["target"] for r in records)
-    assert {"input_meta", "target_meta", "score"} <= set(records[0])
+    assert {"input_source", "target_source", "input_published", "score"} <= set(records[0])
     assert all(r["score"] >= 0.7 for r in records)
+    assert any(r["input_source"] != r["target_source"] for r in records)
 
     second = parawire("demo", env=env)
     assert second.returncode == 0, second.stderr
     assert "(stored this run: 0)" in second.stdout
-    again = [json.loads(line) for line in path.read_text().splitlines()]
-    assert len(again) == len(records)
+    again = [json.loads(line) for name in ("train", "valid", "test")
+             for line in (folder / f"{name}.jsonl").read_text().splitlines()]
+    assert again == records
 
     status = parawire("status", env=env)
     assert status.returncode == 0 and "alignment runs:" in status.stdout

@@ -1,0 +1,114 @@
+"""From a run's pairs to a training dataset: selection, flipped copies, leak-free splits."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from parawire.store import PairRow
+
+SPLITS = ("train", "valid", "test")
+
+
+@dataclass(frozen=True, slots=True)
+class DatasetOptions:
+    """How a run's pairs become examples, and how the examples are split."""
+
+    one_target_per_input: bool = True
+    flipped: bool = True
+    ratios: tuple[float, float, float] = (0.8, 0.1, 0.1)
+    seed: int = 13
+    language: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """One (input, target) example; `flipped` marks a reversed copy of a mined pair."""
+
+    row: PairRow
+    flipped: bool = False
+
+    @property
+    def source_side(self):
+        """The sentence used as input."""
+        return self.row.target if self.flipped else self.row.input
+
+    @property
+    def target_side(self):
+        """The sentence used as target."""
+        return self.row.input if self.flipped else self.row.target
+
+
+def select_rows(rows: Iterable[PairRow], options: DatasetOptions,
+                counts: Counter[str]) -> list[PairRow]:
+    """Language filter, then (optionally) the best-scored target for each input."""
+    rows = list(rows)
+    kept = [r for r in rows if not options.language or r.input.language == options.language]
+    counts["other_language"] += len(rows) - len(kept)
+    if not options.one_target_per_input:
+        return kept
+    best: dict[int, PairRow] = {}
+    for row in kept:
+        current = best.get(row.pair.input_sentence_id)
+        if current is None or (row.pair.score, -row.pair.target_sentence_id) > (
+                current.pair.score, -current.pair.target_sentence_id):
+            best[row.pair.input_sentence_id] = row
+    counts["extra_targets"] += len(kept) - len(best)
+    return sorted(best.values(), key=lambda r: (r.pair.input_sentence_id, r.pair.target_sentence_id))
+
+
+def components(rows: Sequence[PairRow]) -> list[list[PairRow]]:
+    """Pairs grouped so that pairs sharing a sentence (directly or not) share a group."""
+    parent: dict[int, int] = {}
+
+    def find(node: int) -> int:
+        parent.setdefault(node, node)
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    for row in rows:
+        a, b = find(row.pair.input_sentence_id), find(row.pair.target_sentence_id)
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+    groups: dict[int, list[PairRow]] = {}
+    for row in rows:
+        groups.setdefault(find(row.pair.input_sentence_id), []).append(row)
+    return [groups[key] for key in sorted(groups)]
+
+
+def split_groups(groups: list[list[PairRow]], options: DatasetOptions) -> dict[str, list[PairRow]]:
+    """Whole groups to train/valid/test, shuffled under the seed, filling each split in turn."""
+    order = list(groups)
+    random.Random(options.seed).shuffle(order)
+    total = sum(len(g) for g in order)
+    targets = [ratio * total for ratio in options.ratios]
+    result: dict[str, list[PairRow]] = {name: [] for name in SPLITS}
+    filled = [0, 0, 0]
+    for group in order:
+        # the split furthest below its target share takes the next group
+        gaps = [targets[i] - filled[i] for i in range(3)]
+        chosen = max(range(3), key=lambda i: (gaps[i] / targets[i] if targets[i] else -1, -i))
+        result[SPLITS[chosen]].extend(group)
+        filled[chosen] += len(group)
+    return result
+
+
+def build_dataset(rows: Iterable[PairRow], options: DatasetOptions) -> tuple[
+        dict[str, list[Example]], Counter[str]]:
+    """Examples per split, and the count of what each step removed or added."""
+    counts: Counter[str] = Counter()
+    selected = select_rows(rows, options, counts)
+    splits = split_groups(components(selected), options)
+    examples: dict[str, list[Example]] = {}
+    for name, split_rows in splits.items():
+        split_rows.sort(key=lambda r: (r.pair.input_sentence_id, r.pair.target_sentence_id))
+        items = [Example(row) for row in split_rows]
+        if options.flipped:
+            items += [Example(row, flipped=True) for row in split_rows]
+            counts["flipped_copies"] += len(split_rows)
+        examples[name] = items
+    return examples, counts

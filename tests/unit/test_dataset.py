@@ -1,0 +1,56 @@
+from hypothesis import given
+from hypothesis import strategies as st
+
+from aligner import DatasetOptions, build_dataset
+from parawire.records import Pair
+from parawire.store import PairRow
+from tests.factories import make_sentence
+
+
+def rows_for(edges: list[tuple[int, int, float]]) -> list[PairRow]:
+    rows = []
+    for a, b, score in edges:
+        sa = make_sentence(a, a, ["x"], ["y"], source=f"outlet-{a % 3}")
+        sb = make_sentence(b, b, ["x"], ["y"], source=f"outlet-{b % 3}")
+        rows.append(PairRow(Pair(1, a, b, score, score * 10, 1, 1), sa, sb))
+    return rows
+
+
+def sentence_ids(examples):
+    return {s.id for e in examples for s in (e.source_side, e.target_side)}
+
+
+edges = st.lists(st.tuples(st.integers(1, 40), st.integers(41, 80),
+                           st.floats(0.7, 1.0)), min_size=1, max_size=60,
+                 unique_by=lambda e: (e[0], e[1]))
+
+
+@given(edges=edges, seed=st.integers(0, 5), one=st.booleans())
+def test_no_sentence_is_in_two_splits_and_splits_are_deterministic(edges, seed, one):
+    options = DatasetOptions(one_target_per_input=one, flipped=False, seed=seed)
+    splits, _ = build_dataset(rows_for(edges), options)
+    ids = {name: sentence_ids(items) for name, items in splits.items()}
+    assert not ids["train"] & ids["valid"]
+    assert not ids["train"] & ids["test"]
+    assert not ids["valid"] & ids["test"]
+    again, _ = build_dataset(rows_for(edges), options)
+    assert {k: [e.row.pair for e in v] for k, v in again.items()} == \
+        {k: [e.row.pair for e in v] for k, v in splits.items()}
+
+
+def test_one_target_per_input_keeps_the_best_and_flipped_doubles():
+    rows = rows_for([(1, 50, 0.8), (1, 51, 0.95), (2, 52, 0.9)])
+    splits, counts = build_dataset(rows, DatasetOptions(flipped=True, ratios=(1.0, 0.0, 0.0)))
+    train = splits["train"]
+    kept = sorted((e.row.pair.input_sentence_id, e.row.pair.target_sentence_id)
+                  for e in train if not e.flipped)
+    assert kept == [(1, 51), (2, 52)]
+    assert counts["extra_targets"] == 1 and counts["flipped_copies"] == 2
+    flipped = [e for e in train if e.flipped]
+    assert {(e.source_side.id, e.target_side.id) for e in flipped} == {(51, 1), (52, 2)}
+
+
+def test_ratios_are_roughly_followed_with_many_groups():
+    rows = rows_for([(i, 100 + i, 0.9) for i in range(1, 101)])
+    splits, _ = build_dataset(rows, DatasetOptions(flipped=False))
+    assert [len(splits[name]) for name in ("train", "valid", "test")] == [80, 10, 10]
