@@ -96,6 +96,8 @@ def datasheet(store: Store, run_id: int, fmt: str, options: DatasetOptions,
         "filters_applied": [
             "Algorithm 1 (proper nouns, common nouns, alpha)", "beta threshold",
             "near-verbatim copies (token Jaccard)", "length ratio", "symmetric duplicates",
+            *(["semantic similarity (USE v3 cosine)"]
+              if run.parameters.get("min_semantic_similarity") else []),
             *(["one target per input"] if options.one_target_per_input else []),
             *(["language"] if options.language else []),
         ],

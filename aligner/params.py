@@ -27,6 +27,7 @@ class AlignParams:
     max_hits: int = 1000
     max_token_jaccard: float = 0.9
     min_length_ratio: float = 0.5
+    min_semantic_similarity: float = 0.0
     language: str | None = None
     topic: str | None = None
     since: date | None = None

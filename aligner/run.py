@@ -10,8 +10,9 @@ from aligner.pairs import make_pair
 from aligner.params import AlignParams
 from aligner.query import build_query
 from aligner.scoring import above_beta, normalized
+from aligner.semantic import cosine_similarities
 from indexer import SentenceIndex
-from parawire.records import AlignmentRun, Pair, Sentence
+from parawire.records import AlignmentRun, Sentence
 from parawire.store import Store
 from parawire.textnorm import length_ratio, token_jaccard
 
@@ -73,16 +74,21 @@ def align_batch(store: Store, index: SentenceIndex, run_id: int, params: AlignPa
         counts["above_beta"] += len(kept)
         found.extend((reference, hit.sentence_id, score, hit.score) for hit, score in kept)
     candidates = store.sentences_by_id(sentence_id for _, sentence_id, _, _ in found)
-    batch_pairs: list[Pair] = []
+    kept: list[tuple[Sentence, Sentence, float, float]] = []
     for reference, sentence_id, score, raw in found:
         candidate = candidates[sentence_id]
         if token_jaccard(reference.text, candidate.text) >= params.max_token_jaccard:
             counts["near_verbatim"] += 1
-            continue
-        if length_ratio(reference.text, candidate.text) < params.min_length_ratio:
+        elif length_ratio(reference.text, candidate.text) < params.min_length_ratio:
             counts["length_ratio"] += 1
-            continue
-        batch_pairs.append(make_pair(run_id, reference, candidate, score, raw))
+        else:
+            kept.append((reference, candidate, score, raw))
+    if params.min_semantic_similarity > 0:
+        similarities = cosine_similarities([(r.text, c.text) for r, c, _, _ in kept])
+        counts["semantic"] += sum(s < params.min_semantic_similarity for s in similarities)
+        kept = [k for k, s in zip(kept, similarities, strict=True)
+                if s >= params.min_semantic_similarity]
+    batch_pairs = [make_pair(run_id, r, c, score, raw) for r, c, score, raw in kept]
     counts["pairs_built"] += len(batch_pairs)
     store.record_references(run_id, reference_ids, batch_pairs)
     return dict(counts)

@@ -68,6 +68,7 @@ class AlignConfig(_Section):
     max_hits: int = Field(1000, ge=1)
     max_token_jaccard: float = Field(0.9, gt=0, le=1)
     min_length_ratio: float = Field(0.5, ge=0, le=1)
+    min_semantic_similarity: float = Field(0.0, ge=0, le=1)
 
 
 class ExportConfig(_Section):

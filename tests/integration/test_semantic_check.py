@@ -1,0 +1,34 @@
+"""The semantic check: real multilingual embeddings, and its effect on a run."""
+
+from aligner import AlignParams
+from aligner.semantic import cosine_similarities
+from parawire import pipeline
+from parawire.config import load_settings
+from parawire.stages import store_of
+from tests.factories import store_demo_articles
+
+
+def test_paraphrases_are_closer_than_unrelated_sentences_across_languages():
+    same, other, french = cosine_similarities([
+        ("The council approved the tram budget on Tuesday.",
+         "On Tuesday the council backed the budget for the tram."),
+        ("The council approved the tram budget on Tuesday.",
+         "A leatherback turtle was rescued on the beach."),
+        ("The council approved the tram budget on Tuesday.",
+         "Mardi, le conseil a approuvé le budget du tramway."),
+    ])
+    assert same > 0.8 and french > 0.6
+    assert other < 0.4
+
+
+def test_a_strict_semantic_threshold_removes_pairs_and_counts_them(tmp_path):
+    settings = load_settings(data_dir=tmp_path)
+    store_demo_articles(store_of(settings))
+    pipeline.annotate(settings)
+    pipeline.index(settings)
+    plain = pipeline.align(settings, AlignParams.from_config(settings.align))
+    strict = pipeline.align(settings, AlignParams(min_semantic_similarity=0.9))
+    assert strict["run_id"] != plain["run_id"]
+    assert strict["semantic"] > 0
+    assert strict["pairs"] < plain["pairs"]
+    assert strict["pairs_built"] + strict["semantic"] == plain["pairs_built"]
