@@ -35,8 +35,11 @@ class AlignParams:
 
     @classmethod
     def from_config(cls, config: AlignConfig, **scope: Any) -> AlignParams:
-        """Parameters from the [align] config section plus a run's scope."""
-        return cls(**config.model_dump(), **scope)
+        """Parameters from the [align] config section plus a run's scope.
+
+        The batch size only splits the work, so it is not part of a run's identity.
+        """
+        return cls(**config.model_dump(exclude={"batch_size"}), **scope)
 
     @property
     def constraints(self) -> Constraints:

@@ -38,6 +38,7 @@ class IndexConfig(_Section):
 class BrokerConfig(_Section):
     url: str = ""
     result_backend: str = ""
+    visibility_timeout: int = Field(3600, ge=1)
 
 
 class CrawlConfig(_Section):
@@ -66,6 +67,7 @@ class AlignConfig(_Section):
     exclude_same_outlet: bool = False
     normalize: Literal["max", "self"] = "max"
     max_hits: int = Field(1000, ge=1)
+    batch_size: int = Field(200, ge=1)
     max_token_jaccard: float = Field(0.9, gt=0, le=1)
     min_length_ratio: float = Field(0.5, ge=0, le=1)
     min_semantic_similarity: float = Field(0.0, ge=0, le=1)

@@ -16,8 +16,6 @@ from parawire import stages, tasks
 from parawire.config import Settings
 from parawire.store import Store
 
-ALIGN_BATCH_SIZE = 200
-
 
 def _wait(result: Any) -> Any:
     return result.get(disable_sync_subtasks=False) if hasattr(result, "get") else result
@@ -49,7 +47,8 @@ def align(settings: Settings, params: AlignParams) -> dict:
     assert run.id is not None
     if not pending:
         return {"run_id": run.id, **finish_run(store, run.id, [])}
-    batches = [pending[i:i + ALIGN_BATCH_SIZE] for i in range(0, len(pending), ALIGN_BATCH_SIZE)]
+    size = settings.align.batch_size
+    batches = [pending[i:i + size] for i in range(0, len(pending), size)]
     header = [tasks.align_batch_task.s(run.id, params.to_json(), batch) for batch in batches]
     with _RunProgress(store, run.id, len(pending)):
         counts = _wait(chord(header)(tasks.finish_alignment_task.s(run.id)))

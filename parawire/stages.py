@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 
 from tqdm import tqdm
@@ -18,8 +19,13 @@ from parawire.store import Store, open_store
 
 
 def store_of(settings: Settings) -> Store:
-    """The store the settings point at, migrated."""
-    return open_store(settings.store_url)
+    """The store the settings point at, migrated (once per process and URL)."""
+    return _store(settings.store_url)
+
+
+@lru_cache(maxsize=8)
+def _store(url: str) -> Store:
+    return open_store(url)
 
 
 def crawl(settings: Settings, since: date, until: date,

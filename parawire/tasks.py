@@ -36,6 +36,8 @@ def configure(settings: Settings) -> None:
         task_reject_on_worker_lost=True,
         worker_prefetch_multiplier=1,
         broker_connection_retry_on_startup=True,
+        broker_transport_options={"visibility_timeout": settings.broker.visibility_timeout},
+        result_backend_transport_options={"visibility_timeout": settings.broker.visibility_timeout},
     )
 
 
