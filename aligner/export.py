@@ -95,6 +95,7 @@ def datasheet(store: Store, run_id: int, fmt: str, options: DatasetOptions,
         "dataset_counts": dict(counts),
         "filters_applied": [
             "Algorithm 1 (proper nouns, common nouns, alpha)", "beta threshold",
+            "syndicated copies (SimHash near-duplicates)",
             "near-verbatim copies (token Jaccard)", "length ratio", "symmetric duplicates",
             *(["semantic similarity (USE v3 cosine)"]
               if run.parameters.get("min_semantic_similarity") else []),

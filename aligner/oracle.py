@@ -30,11 +30,13 @@ def within_filters(reference: Sentence, candidate: Sentence, params: AlignParams
     return True
 
 
-def brute_force_candidates(sentences: Sequence[Sentence], params: AlignParams) -> set[tuple[int, int]]:
-    """Every (reference id, candidate id) that Algorithm 1 accepts, by exhaustive comparison."""
+def brute_force_candidates(sentences: Sequence[Sentence], params: AlignParams,
+                           references: Sequence[Sentence] | None = None) -> set[tuple[int, int]]:
+    """Every (reference id, candidate id) that Algorithm 1 accepts, by exhaustive comparison
+    of each reference (all sentences, or those given) with every sentence."""
     c = params.constraints
     found: set[tuple[int, int]] = set()
-    for reference in sentences:
+    for reference in sentences if references is None else references:
         if not is_reference(reference.pn, reference.cn, c):
             continue
         for candidate in sentences:

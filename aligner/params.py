@@ -39,7 +39,7 @@ class AlignParams:
 
         The batch size only splits the work, so it is not part of a run's identity.
         """
-        return cls(**config.model_dump(exclude={"batch_size"}), **scope)
+        return cls(**{**config.model_dump(exclude={"batch_size"}), **scope})
 
     @property
     def constraints(self) -> Constraints:

@@ -74,10 +74,14 @@ def align_batch(store: Store, index: SentenceIndex, run_id: int, params: AlignPa
         counts["above_beta"] += len(kept)
         found.extend((reference, hit.sentence_id, score, hit.score) for hit, score in kept)
     candidates = store.sentences_by_id(sentence_id for _, sentence_id, _, _ in found)
+    syndicated = store.syndicated_articles(
+        s.article_id for s in (*references.values(), *candidates.values()))
     kept: list[tuple[Sentence, Sentence, float, float]] = []
     for reference, sentence_id, score, raw in found:
         candidate = candidates[sentence_id]
-        if token_jaccard(reference.text, candidate.text) >= params.max_token_jaccard:
+        if reference.article_id in syndicated or candidate.article_id in syndicated:
+            counts["syndicated"] += 1
+        elif token_jaccard(reference.text, candidate.text) >= params.max_token_jaccard:
             counts["near_verbatim"] += 1
         elif length_ratio(reference.text, candidate.text) < params.min_length_ratio:
             counts["length_ratio"] += 1

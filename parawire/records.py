@@ -22,6 +22,7 @@ class Article:
     author: str = ""
     crawled_at: datetime | None = None
     content_hash: str = ""
+    syndicated_of: int | None = None
     id: int | None = None
 
 

@@ -20,6 +20,33 @@ def verbatim_key(text: str) -> str:
     return hashlib.sha1(" ".join(words(normal)).encode("utf-8")).hexdigest()
 
 
+SIMHASH_BITS = 64
+SIMHASH_BANDS = 8
+
+
+def simhash(text: str, shingle: int = 3) -> int:
+    """64-bit SimHash of a text's word shingles; near-identical texts differ in few bits."""
+    tokens = words(text)
+    grams = [" ".join(tokens[i:i + shingle]) for i in range(max(1, len(tokens) - shingle + 1))]
+    weights = [0] * SIMHASH_BITS
+    for gram in grams:
+        value = int.from_bytes(hashlib.blake2b(gram.encode("utf-8"), digest_size=8).digest(), "big")
+        for bit in range(SIMHASH_BITS):
+            weights[bit] += 1 if value >> bit & 1 else -1
+    return sum(1 << bit for bit in range(SIMHASH_BITS) if weights[bit] > 0)
+
+
+def simhash_bands(value: int) -> list[int]:
+    """The SimHash cut into 8-bit bands: hashes within 7 bits share at least one band."""
+    width = SIMHASH_BITS // SIMHASH_BANDS
+    return [value >> (band * width) & ((1 << width) - 1) for band in range(SIMHASH_BANDS)]
+
+
+def hamming(a: int, b: int) -> int:
+    """Number of differing bits."""
+    return (a ^ b).bit_count()
+
+
 def content_hash(text: str) -> str:
     """Hash of an article body, insensitive to whitespace and case."""
     return hashlib.sha256(" ".join(words(text)).encode("utf-8")).hexdigest()

@@ -46,6 +46,11 @@ articles = Table(
     Column("content_hash", String(64), nullable=False, unique=True),
     Column("annotated", Boolean, nullable=False, default=False, index=True),
     Column("crawl_run_id", Integer, ForeignKey("crawl_runs.id")),
+    # SimHash of the text (hex) and its eight 8-bit bands, for near-duplicate lookup.
+    Column("simhash", String(16)),
+    *(Column(f"simhash_b{i}", Integer, index=True) for i in range(8)),
+    # Set on a syndicated (near-duplicate) copy: the id of the first copy stored.
+    Column("syndicated_of", Integer),
 )
 
 sentences = Table(

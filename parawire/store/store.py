@@ -13,14 +13,17 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config as AlembicConfig
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import OperationalError
 
 from parawire.errors import ParawireError
 from parawire.records import AlignmentRun, Article, Collocation, CrawlRun, Pair, Run, Sentence
 from parawire.store import schema
+from parawire.textnorm import hamming, simhash, simhash_bands
 
 ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
+# Articles whose SimHashes differ in at most this many bits are near-duplicates.
+NEAR_DUPLICATE_BITS = 7
 RunT = TypeVar("RunT", bound=Run)
 
 
@@ -28,6 +31,7 @@ class ArticleOutcome(enum.StrEnum):
     """What the store did with an article handed to it."""
 
     STORED = "stored"
+    NEAR_DUPLICATE = "near_duplicate"
     DUPLICATE_URL = "duplicate_url"
     DUPLICATE_CONTENT = "duplicate_content"
 
@@ -135,6 +139,9 @@ class Store:
             ).first()
             if seen_content is not None:
                 return ArticleOutcome.DUPLICATE_CONTENT
+            fingerprint = simhash(article.text)
+            bands = simhash_bands(fingerprint)
+            article.syndicated_of = self._first_near_copy(conn, fingerprint, bands)
             article.id = conn.execute(
                 table.insert().values(
                     url=article.url, canonical_url=canonical, source=article.source,
@@ -142,10 +149,42 @@ class Store:
                     crawled_at=article.crawled_at or now(), title=article.title,
                     text=article.text, author=article.author,
                     content_hash=article.content_hash, annotated=False,
-                    crawl_run_id=crawl_run_id,
+                    crawl_run_id=crawl_run_id, simhash=f"{fingerprint:016x}",
+                    syndicated_of=article.syndicated_of,
+                    **{f"simhash_b{i}": band for i, band in enumerate(bands)},
                 )
             ).inserted_primary_key[0]
+        if article.syndicated_of is not None:
+            return ArticleOutcome.NEAR_DUPLICATE
         return ArticleOutcome.STORED
+
+    @staticmethod
+    def _first_near_copy(conn: Connection, fingerprint: int, bands: list[int]) -> int | None:
+        """The earliest stored original within NEAR_DUPLICATE_BITS of a SimHash."""
+        table = schema.articles
+        columns = [table.c[f"simhash_b{i}"] for i in range(len(bands))]
+        query = (
+            sa.select(table.c.id, table.c.simhash, table.c.syndicated_of)
+            .where(sa.or_(*(column == band for column, band in zip(columns, bands, strict=True))))
+            .order_by(table.c.id)
+        )
+        for row in conn.execute(query):
+            if row.simhash and hamming(int(row.simhash, 16), fingerprint) <= NEAR_DUPLICATE_BITS:
+                return row.syndicated_of or row.id
+        return None
+
+    def syndicated_articles(self, article_ids: Iterable[int]) -> set[int]:
+        """Those of the given articles that are syndicated copies of an earlier one."""
+        table = schema.articles
+        wanted = sorted(set(article_ids))
+        found: set[int] = set()
+        with self.engine.connect() as conn:
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start:start + 500]
+                query = sa.select(table.c.id).where(table.c.id.in_(chunk),
+                                                    table.c.syndicated_of.is_not(None))
+                found.update(row.id for row in conn.execute(query))
+        return found
 
     def articles_to_annotate(self, batch_size: int = 200) -> Iterator[list[Article]]:
         """Batches of articles that have no sentences yet, in id order."""
@@ -339,7 +378,7 @@ def _article(row: Any) -> Article:
         id=row.id, url=row.url, canonical_url=row.canonical_url, source=row.source,
         language=row.language, topic=row.topic, published=row.published,
         crawled_at=row.crawled_at, title=row.title, text=row.text, author=row.author,
-        content_hash=row.content_hash,
+        content_hash=row.content_hash, syndicated_of=row.syndicated_of,
     )
 
 

@@ -114,3 +114,19 @@ def test_unreachable_server_is_a_one_line_error():
     with pytest.raises(ParawireError, match="cannot reach the store") as caught:
         open_store("postgresql+psycopg://nobody@127.0.0.1:9/none?connect_timeout=2")
     assert "\n" not in str(caught.value)
+
+
+def test_syndicated_copies_are_stored_with_a_pointer_to_the_first(store):
+    from demo import load_articles
+
+    story = "\n".join(load_articles()[0].paragraphs)
+    first = article(1, text=story)
+    wire_copy = article(2, text="PORT ALDER (Coastline Wire) - " + story, source="outlet-b")
+    second_copy = article(3, text=story + " Reporting by staff.", source="outlet-c")
+    other = article(4, text="\n".join(load_articles()[1].paragraphs))
+    outcomes = [store.add_article(a) for a in (first, wire_copy, second_copy, other)]
+    assert outcomes == [ArticleOutcome.STORED, ArticleOutcome.NEAR_DUPLICATE,
+                        ArticleOutcome.NEAR_DUPLICATE, ArticleOutcome.STORED]
+    assert (wire_copy.syndicated_of, second_copy.syndicated_of) == (first.id, first.id)
+    assert store.syndicated_articles([first.id, wire_copy.id, second_copy.id, other.id]) == {
+        wire_copy.id, second_copy.id}
