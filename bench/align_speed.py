@@ -12,6 +12,7 @@ and to confirm both give the same candidates. Results go to bench/results/align_
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import statistics
@@ -24,31 +25,36 @@ from indexer import TantivyIndex
 from parawire.records import Sentence
 
 
-def zipf_pick(rng: random.Random, vocabulary: list[str], k: int) -> list[str]:
-    """k distinct words, frequent ones far more likely (weights 1/rank)."""
-    weights = [1 / (rank + 1) for rank in range(len(vocabulary))]
-    chosen: set[str] = set()
-    while len(chosen) < k:
-        chosen.add(rng.choices(vocabulary, weights)[0])
-    return sorted(chosen)
+class Zipf:
+    """Draws distinct words, frequent ones far more likely (weights 1/rank)."""
+
+    def __init__(self, vocabulary: list[str]) -> None:
+        self.vocabulary = vocabulary
+        self.cumulative = list(itertools.accumulate(1 / (rank + 1) for rank in range(len(vocabulary))))
+
+    def pick(self, rng: random.Random, k: int) -> list[str]:
+        chosen: set[str] = set()
+        while len(chosen) < k:
+            chosen.update(rng.choices(self.vocabulary, cum_weights=self.cumulative, k=k - len(chosen)))
+        return sorted(chosen)
 
 
 def corpus(size: int, seed: int) -> list[Sentence]:
     """Synthetic annotated sentences over 30 days: events of 1-6 sentences that share
     their names and most of their nouns, plus Zipf-distributed noise words."""
     rng = random.Random(seed)
-    names = [f"name{i}" for i in range(800)]
-    nouns = [f"noun{i}" for i in range(2000)]
+    names = Zipf([f"name{i}" for i in range(max(800, size // 10))])
+    nouns = Zipf([f"noun{i}" for i in range(max(2000, size // 4))])
     start = date(2026, 1, 1)
     sentences: list[Sentence] = []
     while len(sentences) < size:
-        base_pn = zipf_pick(rng, names, 3)
-        base_cn = zipf_pick(rng, nouns, 4)
+        base_pn = names.pick(rng, 3)
+        base_cn = nouns.pick(rng, 4)
         day = start + timedelta(days=rng.randint(0, 27))
         for _ in range(rng.randint(1, 6)):
             sid = len(sentences) + 1
-            cn = [n for n in base_cn if rng.random() > 0.15] + zipf_pick(rng, nouns, rng.randint(0, 2))
-            pn = base_pn + zipf_pick(rng, names, rng.randint(0, 1))
+            cn = [n for n in base_cn if rng.random() > 0.15] + nouns.pick(rng, rng.randint(0, 2))
+            pn = base_pn + names.pick(rng, rng.randint(0, 1))
             sentences.append(Sentence(
                 id=sid, article_id=sid, position=0, text=" ".join(pn + cn),
                 proper_nouns=sorted(set(pn)), common_nouns=sorted(set(cn)), language="en",
