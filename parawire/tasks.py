@@ -5,6 +5,7 @@ Workers: `celery -A parawire.tasks worker` (settings from PARAWIRE_* and PARAWIR
 
 from __future__ import annotations
 
+import threading
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -24,9 +25,13 @@ def configure(settings: Settings) -> None:
     global _settings
     _settings = settings
     broker = settings.broker.url
+    broker_url = broker or "memory://"
+    result_backend = settings.broker.result_backend or broker or None
+    if (app.conf.broker_url, app.conf.result_backend) != (broker_url, result_backend):
+        _drop_connections()
     app.conf.update(
-        broker_url=broker or "memory://",
-        result_backend=settings.broker.result_backend or broker or None,
+        broker_url=broker_url,
+        result_backend=result_backend,
         task_always_eager=not broker,
         task_eager_propagates=True,
         task_serializer="json",
@@ -39,6 +44,17 @@ def configure(settings: Settings) -> None:
         broker_transport_options={"visibility_timeout": settings.broker.visibility_timeout},
         result_backend_transport_options={"visibility_timeout": settings.broker.visibility_timeout},
     )
+
+
+def _drop_connections() -> None:
+    """Forget pooled broker connections and the cached result backend.
+
+    Celery caches both on first use; without this, a process that switches brokers
+    (tests, a CLI given a new config) keeps sending to and polling the old one.
+    """
+    app._after_fork()
+    app._backend_cache = None
+    app._local = threading.local()
 
 
 def settings() -> Settings:
