@@ -1,20 +1,23 @@
 """Aligner quality on MSRP (train + validation): labelled news sentence pairs.
 
-    .venv/bin/python bench/msrp_quality.py [--min-pn 3 --min-cn 3 --beta 0.7 --semantic 0.5]
+    .venv/bin/python bench/msrp_quality.py [--min-pn 3 --min-cn 3 --beta 0.7
+                                            --semantic 0.7 0.8 0.85 0.9]
 
 1. Classifier: a labelled pair is predicted a paraphrase when one sentence is a reference
    and the other passes Algorithm 1 against it; "+beta" also needs the candidate's BM25
    score for the reference's query, over the reference's score against itself, to be at
-   least beta; "+semantic" also needs the USE cosine to reach --semantic.
-2. Retrieval: every MSRP sentence is indexed and the aligner runs over all of them; among
-   the mined pairs that are labelled in MSRP, how many are labelled paraphrases, and how
-   many of all labelled paraphrases were retrieved.
+   least beta; "+semantic" also needs the USE cosine to reach each --semantic threshold.
+2. Retrieval: every MSRP sentence is indexed and the aligner runs over all of them, once
+   without and once with the semantic check at each threshold; among the mined pairs
+   that are labelled in MSRP, how many are labelled paraphrases, and how many of all
+   labelled paraphrases were retrieved.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 
 from common import SHARED_DATA, build_corpus, report
 
@@ -43,13 +46,30 @@ def precision_recall(predicted: list[bool], labels: list[int]) -> dict[str, floa
             "recall": round(tp / positives, 4)}
 
 
+def retrieved(settings, params: AlignParams, labelled: dict[frozenset[int], int],
+              positives: int) -> dict[str, float | int | None]:
+    """Run the aligner over the indexed MSRP sentences; score its pairs against the labels."""
+    run = pipeline.align(settings, params)
+    mined = {frozenset((p.input_sentence_id, p.target_sentence_id))
+             for p in store_of(settings).pairs(run["run_id"])}
+    hits = [labelled[key] for key in mined if key in labelled]
+    return {
+        "references": run.get("references_done", 0),
+        "mined_pairs": run.get("pairs", 0),
+        "mined_pairs_labelled_in_msrp": len(hits),
+        "precision_among_labelled": round(sum(hits) / len(hits), 4) if hits else None,
+        "labelled_paraphrases_retrieved": sum(hits),
+        "recall_of_labelled_paraphrases": round(sum(hits) / positives, 4),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--min-pn", type=int, default=3)
     parser.add_argument("--min-cn", type=int, default=3)
     parser.add_argument("--alpha", type=float, default=0.7)
     parser.add_argument("--beta", type=float, default=0.7)
-    parser.add_argument("--semantic", type=float, default=0.5)
+    parser.add_argument("--semantic", type=float, nargs="+", default=[0.7, 0.8, 0.85, 0.9])
     args = parser.parse_args()
     rows = read_msrp()
     texts = {}
@@ -84,17 +104,21 @@ def main() -> None:
         candidates.append((a.text if a else "", b.text if b else ""))
     similarity = cosine_similarities([c for c, keep in zip(candidates, alg1_beta, strict=True)
                                       if keep])
-    semantic_iter = iter(similarity)
-    with_semantic = [keep and next(semantic_iter) >= args.semantic for keep in alg1_beta]
+    semantic = {}
+    for threshold in args.semantic:
+        scores = iter(similarity)
+        semantic[f"algorithm_1_beta_self_semantic_{threshold}"] = precision_recall(
+            [keep and next(scores) >= threshold for keep in alg1_beta], labels)
 
-    run = pipeline.align(settings, params)
-    store = store_of(settings)
-    mined = {frozenset((p.input_sentence_id, p.target_sentence_id)) for p in store.pairs(run["run_id"])}
     labelled = {}
     for label, id1, id2, _, _ in rows:
         if id1 in sentence and id2 in sentence:
             labelled[frozenset((sentence[id1].id, sentence[id2].id))] = label
-    hits = [labelled[key] for key in mined if key in labelled]
+    retrieval = {"without_semantic": retrieved(settings, params, labelled, sum(labels))}
+    for threshold in args.semantic:
+        with_check = dataclasses.replace(params, min_semantic_similarity=threshold)
+        retrieval[f"semantic_{threshold}"] = retrieved(settings, with_check, labelled,
+                                                       sum(labels))
     report("msrp_quality", {
         "pairs": len(rows),
         "labelled_paraphrases": sum(labels),
@@ -102,17 +126,10 @@ def main() -> None:
         "classifier": {
             "algorithm_1": precision_recall(alg1, labels),
             "algorithm_1_beta_self": precision_recall(alg1_beta, labels),
-            "algorithm_1_beta_self_semantic": precision_recall(with_semantic, labels),
+            **semantic,
         },
-        "retrieval": {
-            "sentences_indexed": index.count(),
-            "references": run.get("references_done", 0),
-            "mined_pairs": run.get("pairs", 0),
-            "mined_pairs_labelled_in_msrp": len(hits),
-            "precision_among_labelled": round(sum(hits) / len(hits), 4) if hits else None,
-            "labelled_paraphrases_retrieved": sum(hits),
-            "recall_of_labelled_paraphrases": round(sum(hits) / sum(labels), 4),
-        },
+        "sentences_indexed": index.count(),
+        "retrieval": retrieval,
     })
 
 
