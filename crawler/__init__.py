@@ -2,11 +2,11 @@
 
 import crawler.settings  # noqa: F401  (first: keeps tldextract offline)
 from crawler.extraction import Extracted, canonical_url, extract
-from crawler.runner import run_crawl, sources_path
+from crawler.runner import CrawlScope, run_crawl, sources_path
 from crawler.sources import Outlet, Sources, load_sources
 from crawler.topics import assign_topic
 
 __all__ = [
-    "Extracted", "Outlet", "Sources", "assign_topic", "canonical_url", "extract",
+    "CrawlScope", "Extracted", "Outlet", "Sources", "assign_topic", "canonical_url", "extract",
     "load_sources", "run_crawl", "sources_path",
 ]

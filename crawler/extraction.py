@@ -1,4 +1,4 @@
-"""Main text, title, author and date of an article page (trafilatura)."""
+"""Main text, title, author, date and language of an article page (trafilatura)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,9 @@ from datetime import date
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import trafilatura
+
+from crawler.dates import date_from_url, publication_date
+from crawler.language import detect_language
 
 TRACKING_PREFIXES = ("utm_", "fbclid", "gclid", "mc_", "ref", "cmpid", "ocid")
 
@@ -19,6 +22,7 @@ class Extracted:
     text: str
     author: str
     published: date | None
+    language: str = ""
 
 
 def canonical_url(url: str) -> str:
@@ -29,12 +33,24 @@ def canonical_url(url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc.lower(), parts.path or "/", urlencode(query), ""))
 
 
-def extract(html: str, url: str, today: date) -> Extracted | None:
-    """The article on a page, or None when trafilatura finds no main text."""
+def _metadata_date(value: str | None) -> date | None:
+    try:
+        return date.fromisoformat(value[:10]) if value else None
+    except ValueError:
+        return None
+
+
+def extract(html: str, url: str, today: date, oldest: date = date(1995, 1, 1)) -> Extracted | None:
+    """The article on a page, or None when trafilatura finds no main text.
+
+    The date comes from the page's structured metadata first, then from the URL; a date
+    in the future or before `oldest` is not taken.
+    """
     doc = trafilatura.bare_extraction(
         html, url=url, with_metadata=True, include_comments=False, include_tables=False,
         date_extraction_params={"extensive_search": False, "original_date": True,
-                                "max_date": today.isoformat()},
+                                "deferred_url_extractor": True,
+                                "min_date": oldest.isoformat(), "max_date": today.isoformat()},
     )
     if doc is None or not doc.text:
         return None
@@ -42,13 +58,7 @@ def extract(html: str, url: str, today: date) -> Extracted | None:
     lines = [line.strip() for line in doc.text.splitlines() if line.strip()]
     if lines and title and lines[0] == title:
         lines = lines[1:]
-    published = None
-    if doc.date:
-        try:
-            published = date.fromisoformat(doc.date[:10])
-        except ValueError:
-            published = None
-    if published is not None and published > today:
-        published = None
-    return Extracted(title=title, text="\n".join(lines), author=(doc.author or "").strip(),
-                     published=published)
+    text = "\n".join(lines)
+    published = publication_date([_metadata_date(doc.date), date_from_url(url)], oldest, today)
+    return Extracted(title=title, text=text, author=(doc.author or "").strip(),
+                     published=published, language=detect_language(text))

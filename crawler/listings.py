@@ -1,11 +1,13 @@
-"""Article links and their dates from RSS/Atom feeds and XML sitemaps."""
+"""Article links: RSS/Atom feeds and XML sitemaps (with their dates), section pages."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date, datetime
 from email.utils import parsedate_to_datetime
 
+import lxml.html
 from lxml import etree
 
 
@@ -20,6 +22,8 @@ class Listed:
     url: str
     day: date | None
     is_sitemap: bool = False
+    # The day is a sitemap's <lastmod>: when the page last changed, not when it appeared.
+    day_is_lastmod: bool = False
 
 
 def parse_date(value: str | None) -> date | None:
@@ -97,9 +101,37 @@ def parse_sitemap(body: bytes) -> list[Listed]:
         loc = _child_text(element, "loc")
         if not loc:
             continue
-        day = parse_date(_child_text(element, "lastmod"))
-        for child in element:
-            if _local(child.tag) == "news":
-                day = parse_date(_child_text(child, "publication_date")) or day
-        found.append(Listed(loc, day, is_sitemap=kind == "sitemapindex"))
+        published = next((parse_date(_child_text(child, "publication_date"))
+                          for child in element if _local(child.tag) == "news"), None)
+        day = published or parse_date(_child_text(element, "lastmod"))
+        found.append(Listed(loc, day, is_sitemap=kind == "sitemapindex",
+                            day_is_lastmod=published is None and day is not None))
     return found
+
+
+@dataclass(frozen=True, slots=True)
+class SectionPage:
+    """Article links of a section page and its next page, if it links one."""
+
+    articles: list[str]
+    next_page: str | None
+
+
+def parse_section(html: str, base_url: str, article_pattern: str) -> SectionPage:
+    """Links of a section (listing) page whose absolute URL matches `article_pattern`.
+
+    The next page is the page's rel="next" link (a <link> or an <a>).
+    """
+    try:
+        tree = lxml.html.document_fromstring(html, base_url=base_url)
+    except (etree.ParserError, ValueError) as exc:
+        raise ListingError(f"unparsable section page: {exc}") from None
+    tree.make_links_absolute(base_url, handle_failures="discard")
+    pattern = re.compile(article_pattern)
+    seen: dict[str, None] = {}
+    for anchor in tree.iter("a"):
+        href = (anchor.get("href") or "").split("#", 1)[0]
+        if href.startswith(("http://", "https://")) and pattern.search(href):
+            seen.setdefault(href, None)
+    following = tree.xpath('//link[@rel="next"]/@href | //a[@rel="next"]/@href')
+    return SectionPage(list(seen), str(following[0]) if following else None)

@@ -69,14 +69,21 @@ def _window(since: datetime | None, until: datetime | None) -> tuple[date, date]
 @_since
 @_until
 @click.option("--sources", type=click.Path(dir_okay=False), help="Sources file (TOML).")
+@click.option("--outlet", "outlets", multiple=True, help="Only this outlet (repeatable).")
+@click.option("--topic", "topics", multiple=True, help="Only articles on this topic (repeatable).")
+@click.option("--all-topics", is_flag=True, help="Keep off-topic articles too (topic 'other').")
 @click.pass_context
 def crawl(ctx: click.Context, since: datetime | None, until: datetime | None,
-          sources: str | None) -> None:
-    """Crawl the outlets' feeds and sitemaps for articles in the date window."""
+          sources: str | None, outlets: tuple[str, ...], topics: tuple[str, ...],
+          all_topics: bool) -> None:
+    """Crawl the outlets' feeds, sitemaps and section pages for articles in the date window."""
     from parawire import pipeline
 
+    if topics and all_topics:
+        raise ParawireError("--topic and --all-topics exclude each other")
     first, last = _window(since, until)
-    _echo(pipeline.crawl(_settings(ctx), first, last, sources))
+    scope = {"outlets": list(outlets), "topics": list(topics), "all_topics": all_topics}
+    _echo(pipeline.crawl(_settings(ctx), first, last, sources, scope))
 
 
 @main.command()

@@ -21,10 +21,11 @@ def _wait(result: Any) -> Any:
     return result.get(disable_sync_subtasks=False) if hasattr(result, "get") else result
 
 
-def crawl(settings: Settings, since: date, until: date, sources: str | None = None) -> dict:
-    """Crawl stage, as a task."""
+def crawl(settings: Settings, since: date, until: date, sources: str | None = None,
+          scope: dict | None = None) -> dict:
+    """Crawl stage, as a task (scope: outlets, topics, all_topics; see crawler.CrawlScope)."""
     tasks.configure(settings)
-    return _wait(tasks.crawl_task.delay(since.isoformat(), until.isoformat(), sources))
+    return _wait(tasks.crawl_task.delay(since.isoformat(), until.isoformat(), sources, scope))
 
 
 def annotate(settings: Settings) -> dict:

@@ -28,10 +28,11 @@ def _store(url: str) -> Store:
     return open_store(url)
 
 
-def crawl(settings: Settings, since: date, until: date,
-          sources: str | None = None) -> dict[str, int]:
-    """Crawl the sources for articles published in [since, until]."""
-    return crawler.run_crawl(settings, since, until, sources)
+def crawl(settings: Settings, since: date, until: date, sources: str | None = None,
+          scope: dict | None = None) -> dict[str, int]:
+    """Crawl the sources for articles published in [since, until] (scope: crawler.CrawlScope)."""
+    return crawler.run_crawl(settings, since, until, sources,
+                             crawler.CrawlScope(**scope) if scope else None)
 
 
 def annotate(settings: Settings) -> dict[str, int]:

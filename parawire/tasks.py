@@ -66,9 +66,11 @@ def settings() -> Settings:
 
 
 @app.task(name="parawire.crawl")
-def crawl_task(since: str, until: str, sources: str | None = None) -> dict[str, int]:
+def crawl_task(since: str, until: str, sources: str | None = None,
+               scope: dict[str, Any] | None = None) -> dict[str, int]:
     """Crawl stage."""
-    return stages.crawl(settings(), date.fromisoformat(since), date.fromisoformat(until), sources)
+    return stages.crawl(settings(), date.fromisoformat(since), date.fromisoformat(until), sources,
+                        scope)
 
 
 @app.task(name="parawire.annotate")

@@ -1,19 +1,23 @@
-"""The news spider: feeds and sitemaps in, Articles out."""
+"""The news spider: feeds, sitemaps and section pages in, Articles out."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import scrapy
-from scrapy.http import Response, TextResponse
+from scrapy.http import HtmlResponse, Response, TextResponse
 
+from crawler.dates import publication_date
+from crawler.decoding import page_text
 from crawler.extraction import canonical_url, extract
-from crawler.listings import Listed, ListingError, parse_feed, parse_sitemap
-from crawler.sources import DEFAULT_SOURCES, Outlet, Sources, load_sources
-from crawler.topics import assign_topic
+from crawler.failures import failure_reason
+from crawler.language import same_language
+from crawler.listings import Listed, ListingError, parse_feed, parse_section, parse_sitemap
+from crawler.sources import DEFAULT_SOURCES, Outlet, Section, Sources, load_sources
+from crawler.topics import OTHER, assign_topic
 from parawire.records import Article
 from parawire.textnorm import content_hash
 
@@ -24,24 +28,39 @@ def _as_date(value: date | str | None, fallback: date) -> date:
     return value if isinstance(value, date) else date.fromisoformat(value)
 
 
+def _as_list(value: Iterable[str] | str | None) -> list[str]:
+    if not value:
+        return []
+    return value.split(",") if isinstance(value, str) else list(value)
+
+
 class NewsSpider(scrapy.Spider):
-    """Follows each outlet's feeds and sitemaps to article pages within a date window."""
+    """Follows each outlet's feeds, sitemaps and section pages to articles in a date window.
+
+    Every page that yields no article is counted under the reason it was skipped
+    (`skipped/<reason>`) or failed (`errors/<reason>`) and logged with its URL.
+    """
 
     name = "news"
 
     def __init__(self, sources: Sources | str | None = None, since: date | str | None = None,
                  until: date | str | None = None, min_text_chars: int = 300,
-                 known_urls: set[str] | None = None, **kwargs: Any) -> None:
+                 known_urls: set[str] | None = None, outlets: Iterable[str] | str | None = None,
+                 topics: Iterable[str] | str | None = None, all_topics: bool = False,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if not isinstance(sources, Sources):
             sources = load_sources(Path(sources) if sources else DEFAULT_SOURCES)
         self.sources = sources
+        self.outlets = [sources.outlet(name) for name in _as_list(outlets)] or sources.outlets
+        self.topics = set(_as_list(topics))
+        self.all_topics = all_topics in (True, "1", "true", "yes")
         self.today = datetime.now(UTC).date()
         self.since = _as_date(since, self.today - timedelta(days=1))
         self.until = _as_date(until, self.today)
         self.min_text_chars = int(min_text_chars)
         self.known_urls = known_urls or set()
-        self.allowed_domains = sorted({d for o in sources.outlets for d in o.domains})
+        self.allowed_domains = sorted({d for o in self.outlets for d in o.domains})
 
     # -- counting -------------------------------------------------------------------
     def count(self, key: str, n: int = 1) -> None:
@@ -49,9 +68,24 @@ class NewsSpider(scrapy.Spider):
         assert self.crawler.stats is not None
         self.crawler.stats.inc_value(f"parawire/{key}", n)
 
+    def skip(self, reason: str, url: str, quiet: bool = False) -> None:
+        """Count a page skipped for `reason` and log it with its URL."""
+        self.count(f"skipped/{reason}")
+        (self.logger.debug if quiet else self.logger.info)("skipped %s: %s", url, reason)
+
     def in_window(self, day: date | None) -> bool:
         """Whether a date falls in [since, until] (unknown dates pass)."""
         return day is None or self.since <= day <= self.until
+
+    def listed_in_window(self, item: Listed) -> bool:
+        """Whether a listing's date leaves the link worth fetching.
+
+        A sitemap's <lastmod> only rules a link out when it is before the window: a page
+        changed after the window may still have been published in it.
+        """
+        if item.day_is_lastmod:
+            return item.day is None or item.day >= self.since
+        return self.in_window(item.day)
 
     # -- requests -------------------------------------------------------------------
     async def start(self) -> Any:
@@ -60,23 +94,23 @@ class NewsSpider(scrapy.Spider):
             yield request
 
     def start_requests(self) -> Iterator[scrapy.Request]:
-        """One request per feed and sitemap of every outlet."""
-        for outlet in self.sources.outlets:
+        """One request per feed, sitemap and section page of every outlet crawled."""
+        for outlet in self.outlets:
             for url in outlet.feeds:
                 yield self._listing(str(url), outlet, self.parse_feed)
             for url in outlet.sitemaps:
                 yield self._listing(str(url), outlet, self.parse_sitemap)
+            for section in outlet.sections:
+                yield self._listing(str(section.url), outlet, self.parse_section,
+                                    section=section, page=1)
 
-    def _listing(self, url: str, outlet: Outlet, callback: Any) -> scrapy.Request:
+    def _listing(self, url: str, outlet: Outlet, callback: Any, **extra: Any) -> scrapy.Request:
         return scrapy.Request(url, callback=callback, errback=self.failed,
-                              cb_kwargs={"outlet": outlet}, dont_filter=True)
+                              cb_kwargs={"outlet": outlet, **extra}, dont_filter=True)
 
     def failed(self, failure: Any) -> None:
         """Log and count a request that could not be fetched."""
-        reason = type(failure.value).__name__
-        response = getattr(failure.value, "response", None)
-        if response is not None:
-            reason = f"http_{response.status}"
+        reason = failure_reason(failure.value)
         self.count(f"errors/{reason}")
         self.logger.warning("fetch failed: %s (%s)", failure.request.url, reason)
 
@@ -89,50 +123,99 @@ class NewsSpider(scrapy.Spider):
         """Article requests (or child sitemaps) from a sitemap."""
         yield from self._follow(response, outlet, parse_sitemap)
 
+    def parse_section(self, response: Response, outlet: Outlet, section: Section,
+                      page: int) -> Iterator[scrapy.Request]:
+        """Article requests from a section page, and its next page up to the limit."""
+        if not isinstance(response, HtmlResponse):
+            self._bad_listing(response.url, "not an HTML page")
+            return
+        try:
+            found = parse_section(page_text(response)[0], response.url, section.article_pattern)
+        except ListingError as exc:
+            self._bad_listing(response.url, str(exc))
+            return
+        self.count("listings")
+        for url in found.articles:
+            yield from self._article_request(url, outlet, None)
+        if found.next_page and page < section.max_pages and outlet.allows(found.next_page):
+            yield self._listing(found.next_page, outlet, self.parse_section, section=section,
+                                page=page + 1)
+
+    def _bad_listing(self, url: str, reason: str) -> None:
+        self.count("errors/bad_listing")
+        self.logger.warning("bad listing %s: %s", url, reason)
+
     def _follow(self, response: Response, outlet: Outlet, parser: Any) -> Iterator[scrapy.Request]:
         try:
             listed: list[Listed] = parser(response.body)
         except ListingError as exc:
-            self.count("errors/bad_listing")
-            self.logger.warning("bad listing %s: %s", response.url, exc)
+            self._bad_listing(response.url, str(exc))
             return
         self.count("listings")
         for item in listed:
             url = response.urljoin(item.url)
-            if item.is_sitemap:
+            if not self.listed_in_window(item):
+                self.skip("old_sitemap" if item.is_sitemap else "out_of_window", url, quiet=True)
+            elif item.is_sitemap:
                 yield self._listing(url, outlet, self.parse_sitemap)
-                continue
-            if not self.in_window(item.day):
-                self.count("skipped/out_of_window")
-                continue
-            if url in self.known_urls or canonical_url(url) in self.known_urls:
-                self.count("skipped/known_url")
-                continue
+            else:
+                yield from self._article_request(
+                    url, outlet, None if item.day_is_lastmod else item.day)
+
+    def _article_request(self, url: str, outlet: Outlet,
+                         listed_day: date | None) -> Iterator[scrapy.Request]:
+        if not outlet.allows(url):
+            self.skip("offsite", url)
+        elif url in self.known_urls or canonical_url(url) in self.known_urls:
+            self.skip("known_url", url, quiet=True)
+        else:
             yield scrapy.Request(url, callback=self.parse_article, errback=self.failed,
-                                 cb_kwargs={"outlet": outlet, "listed_day": item.day})
+                                 cb_kwargs={"outlet": outlet, "listed_day": listed_day})
 
     # -- articles -------------------------------------------------------------------
     def parse_article(self, response: Response, outlet: Outlet,
                       listed_day: date | None) -> Iterator[Article]:
         """Extract one article; skip (and count) pages that hold none."""
         self.count("fetched")
-        if not isinstance(response, TextResponse):
-            self.count("skipped/not_html")
+        if not isinstance(response, HtmlResponse):
+            content_type = response.headers.get(b"Content-Type", b"").decode("latin-1")
+            self.skip("not_html", f"{response.url} ({content_type or 'no content type'})")
             return
-        found = extract(response.text, response.url, self.today)
+        html, guessed = page_text(response)
+        if guessed:
+            self.count("repaired_encoding")
+        found = extract(html, response.url, self.today, outlet.oldest)
         if found is None or len(found.text) < self.min_text_chars:
-            self.count("skipped/too_short")
+            self.skip("too_short", response.url)
             return
-        published = found.published or listed_day
+        if not same_language(found.language, outlet.language):
+            self.skip("wrong_language", f"{response.url} ({found.language})")
+            return
+        published = found.published or publication_date([listed_day], outlet.oldest, self.today)
         if published is None:
-            self.count("skipped/no_date")
+            self.skip("no_date", response.url)
             return
         if not self.in_window(published):
-            self.count("skipped/out_of_window")
+            self.skip("out_of_window", response.url, quiet=True)
             return
+        topic = assign_topic(found.title, found.text,
+                             self.sources.topics.get(outlet.language, {}))
+        if not self.wanted_topic(topic):
+            self.skip("off_topic", f"{response.url} ({topic})", quiet=True)
+            return
+        yield self._article(response, outlet, found, published, topic)
+
+    def wanted_topic(self, topic: str) -> bool:
+        """Whether an article on `topic` is kept (--all-topics keeps topic `other` too)."""
+        if self.all_topics:
+            return True
+        return topic != OTHER and (not self.topics or topic in self.topics)
+
+    @staticmethod
+    def _article(response: TextResponse, outlet: Outlet, found: Any, published: date,
+                 topic: str) -> Article:
         canonical = response.css('link[rel="canonical"]::attr(href)').get()
-        groups = self.sources.topics.get(outlet.language, {})
-        yield Article(
+        return Article(
             url=response.url,
             canonical_url=canonical_url(response.urljoin(canonical) if canonical else response.url),
             source=outlet.name,
@@ -141,7 +224,7 @@ class NewsSpider(scrapy.Spider):
             text=found.text,
             author=found.author,
             published=published,
-            topic=assign_topic(found.title, found.text, groups),
+            topic=topic,
             crawled_at=datetime.now(UTC).replace(tzinfo=None),
             content_hash=content_hash(found.text),
         )

@@ -47,7 +47,7 @@ def test_future_dates_are_dropped():
     ('[[outlet]]\nname = "gazette"\nlanguage = "en"\ndomains = []\nfeeds = ["http://g.test/f"]\n',
      "outlet 'gazette', field 'domains'"),
     ('[[outlet]]\nname = "gazette"\nlanguage = "en"\ndomains = ["g.test"]\n',
-     "outlet 'gazette' has neither feeds nor sitemaps"),
+     "outlet 'gazette' has no feeds, sitemaps or sections"),
     ('[[outlet]]\nname = "g"\nlanguage = "en"\ndomains = ["g.test"]\nfeeds = ["http://g/f"]\n'
      '[[outlet]]\nname = "g"\nlanguage = "en"\ndomains = ["g.test"]\nfeeds = ["http://g/f"]\n',
      "listed twice"),
