@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
-from indexer.protocol import HcsssQuery, Hit, SentenceIndex
+from indexer.elasticsearch_index import ElasticsearchIndex
+from indexer.protocol import HcsssQuery, Hit, IndexStats, SentenceIndex
 from indexer.tantivy_index import TantivyIndex
 from parawire.config import Settings
 from parawire.errors import ParawireError
 
 
 def open_index(settings: Settings) -> SentenceIndex:
-    """The index the settings name (index.backend, index.path)."""
-    if settings.index.backend == "tantivy":
+    """The index the settings name: index.backend with index.path or index.url."""
+    config = settings.index
+    if config.backend == "tantivy":
         return TantivyIndex(settings.index_path)
-    raise ParawireError(f"unknown index.backend {settings.index.backend!r}; accepted: 'tantivy'")
+    if config.backend == "elasticsearch":
+        return ElasticsearchIndex(
+            config.url, config.prefix, compatible_media_types=config.compatible_media_types,
+            request_timeout=config.request_timeout, bulk_chunk=config.bulk_chunk,
+            bulk_retries=config.bulk_retries,
+        )
+    raise ParawireError(
+        f"unknown index.backend {config.backend!r}; accepted: 'tantivy', 'elasticsearch'")
 
 
-__all__ = ["HcsssQuery", "Hit", "SentenceIndex", "TantivyIndex", "open_index"]
+__all__ = ["ElasticsearchIndex", "HcsssQuery", "Hit", "IndexStats", "SentenceIndex", "TantivyIndex",
+           "open_index"]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from parawire.records import Sentence
@@ -42,6 +42,20 @@ class Hit:
     score: float
 
 
+@dataclass(frozen=True, slots=True)
+class IndexStats:
+    """What an index holds: sentence counts in all and by language, topic, outlet and day.
+
+    Days are ISO dates; sentences without a date count in `total` but under no day.
+    """
+
+    total: int
+    by_language: dict[str, int] = field(default_factory=dict)
+    by_topic: dict[str, int] = field(default_factory=dict)
+    by_source: dict[str, int] = field(default_factory=dict)
+    by_day: dict[str, int] = field(default_factory=dict)
+
+
 class SentenceIndex(Protocol):
     """What the aligner and the CLI need from a search engine."""
 
@@ -71,4 +85,12 @@ class SentenceIndex(Protocol):
 
     def clear(self) -> None:
         """Remove every sentence."""
+        ...
+
+    def sentence_ids(self, page_size: int = 1000) -> Iterator[int]:
+        """Every indexed sentence id in ascending order, read a page at a time."""
+        ...
+
+    def stats(self) -> IndexStats:
+        """Counts by language, topic, outlet and day."""
         ...

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from datetime import date
 from pathlib import Path
 
 import tantivy
 
 from indexer.fields import document
-from indexer.protocol import HcsssQuery, Hit
+from indexer.protocol import HcsssQuery, Hit, IndexStats
 from parawire.errors import ParawireError
 from parawire.records import Sentence
 
+MAX_DAYS = 100_000  # day buckets an aggregation may return
 _RAW_FIELDS = ("pn", "cn", "entity_types", "language", "topic", "source", "vkey")
 WRITER_HEAP_BYTES = 256 * 1024 * 1024
 
@@ -159,3 +161,34 @@ class TantivyIndex:
     def count(self) -> int:
         """Number of live documents."""
         return self.index.searcher().num_docs
+
+    def sentence_ids(self, page_size: int = 1000) -> Iterator[int]:
+        """Ids in ascending order: each page is a range query above the last id seen."""
+        searcher = self.index.searcher()
+        after: int | None = None
+        while True:
+            query = (tantivy.Query.all_query() if after is None else tantivy.Query.range_query(
+                self.schema, "id", tantivy.FieldType.Integer, after + 1, None))
+            result = searcher.search(query, page_size, count=False, order_by_field="id",
+                                     order=tantivy.Order.Asc)
+            page = [int(value) for value, _ in result.hits]
+            yield from page
+            if len(page) < page_size:
+                return
+            after = page[-1]
+
+    def stats(self) -> IndexStats:
+        """Term counts of the keyword fields (live documents only) and a terms
+        aggregation over the day fast field."""
+        searcher = self.index.searcher()
+        live = tantivy.Query.all_query()
+
+        def terms(field: str) -> dict[str, int]:
+            return dict(searcher.terms_with_prefix(field, "", filter_query=live))
+
+        days = searcher.aggregate(live, {"days": {"terms": {"field": "day", "size": MAX_DAYS}}})
+        by_day = {date.fromordinal(int(bucket["key"])).isoformat(): int(bucket["doc_count"])
+                  for bucket in days["days"]["buckets"]}
+        return IndexStats(total=searcher.num_docs, by_language=terms("language"),
+                          by_topic=terms("topic"), by_source=terms("source"),
+                          by_day=dict(sorted(by_day.items())))

@@ -30,9 +30,15 @@ class StoreConfig(_Section):
 
 
 class IndexConfig(_Section):
-    backend: Literal["tantivy"] = "tantivy"
+    backend: Literal["tantivy", "elasticsearch"] = "tantivy"
     path: str = ""
     commit_every: int = Field(10000, ge=1)
+    url: str = "http://127.0.0.1:9200"
+    prefix: str = Field("parawire", pattern=r"^[a-z0-9][a-z0-9_]*$")
+    compatible_media_types: bool = True
+    request_timeout: float = Field(30, gt=0)
+    bulk_chunk: int = Field(1000, ge=1)
+    bulk_retries: int = Field(8, ge=0)
 
 
 class BrokerConfig(_Section):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,15 @@ def postgres_url() -> str:
 def redis_url() -> str:
     """URL of the redis-server make test started."""
     return _service_url("PARAWIRE_TEST_REDIS_URL")
+
+
+@pytest.fixture(scope="session")
+def opensearch_api_url() -> Iterator[str]:
+    """URL of an in-memory OpenSearch-API server (osmem-server) on a free loopback port,
+    for the Elasticsearch backend's tests; it lives as long as the test session."""
+    osmem = pytest.importorskip("osmem_server")
+    with osmem.OsmemServer.start(addr="127.0.0.1:0", japanese=False) as server:
+        yield server.url
 
 
 @pytest.fixture(scope="session")
