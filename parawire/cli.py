@@ -114,6 +114,18 @@ def rebuild(ctx: click.Context) -> None:
     _echo(pipeline.index(_settings(ctx), rebuild=True))
 
 
+@index.command()
+@click.pass_context
+def stats(ctx: click.Context) -> None:
+    """Sentences in the index by language, topic, outlet and day."""
+    from dataclasses import asdict
+
+    from indexer import open_index
+
+    settings = _settings(ctx)
+    _echo({"backend": settings.index.backend, **asdict(open_index(settings).stats())})
+
+
 def _align_params(settings: Settings, since: datetime | None, until: datetime | None,
                   lang: str | None, topic: str | None) -> Any:
     from aligner import AlignParams

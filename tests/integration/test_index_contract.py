@@ -3,6 +3,7 @@ Elasticsearch backend against osmem-server; plus hit-set parity between the two.
 
 from __future__ import annotations
 
+import json
 import threading
 import urllib.error
 import urllib.request
@@ -12,12 +13,17 @@ from datetime import date
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 
 from aligner import AlignParams, build_query
 from indexer import ElasticsearchIndex, HcsssQuery, SentenceIndex, TantivyIndex, open_index
+from parawire.cli import main
 from parawire.config import load_settings
 from parawire.errors import ParawireError
+from parawire.records import Article
+from parawire.store import open_store
+from parawire.textnorm import content_hash
 from tests.factories import make_sentence
 from tests.integration.test_hcsss_matches_oracle import corpora, engine_candidates, params_strategy
 
@@ -237,3 +243,38 @@ def test_bulk_retries_429_with_backoff(opensearch_api_url):
         es.clear()
     finally:
         proxy.shutdown()
+
+
+@pytest.mark.parametrize("backend", ["tantivy", "elasticsearch"])
+def test_cli_index_rebuild_and_stats_on_each_backend(backend, request, tmp_path, monkeypatch):
+    if backend == "elasticsearch":
+        monkeypatch.setenv("PARAWIRE_INDEX__BACKEND", "elasticsearch")
+        monkeypatch.setenv("PARAWIRE_INDEX__URL", request.getfixturevalue("opensearch_api_url"))
+        monkeypatch.setenv("PARAWIRE_INDEX__PREFIX", f"cli{uuid.uuid4().hex[:8]}")
+        monkeypatch.setenv("PARAWIRE_INDEX__COMPATIBLE_MEDIA_TYPES", "false")
+    store = open_store(load_settings().store_url)
+    for number, (language, source) in enumerate([("en", "outlet-a"), ("fr", "outlet-b")]):
+        text = ["The council voted the tram budget on Tuesday after a long debate.",
+                "Le conseil a adopté mardi le budget du tramway, après trois heures."][number]
+        article = Article(url=f"https://example.org/{number}", source=source, language=language,
+                          title="", text=text, published=date(2026, 3, 2), topic="politics",
+                          content_hash=content_hash(text))
+        store.add_article(article)
+        article_id = article.id
+        store.save_annotations(article_id, [
+            make_sentence(None, article_id, NAMES, NOUNS, language=language, source=source,
+                          position=position) for position in range(3)])
+    runner = CliRunner()
+
+    def run(*args: str) -> dict:
+        result = runner.invoke(main, list(args), catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)
+
+    assert run("index") == {"indexed": 6, "index_size": 6}
+    assert run("index") == {"indexed": 0, "index_size": 6}
+    assert run("index", "rebuild") == {"indexed": 6, "index_size": 6}
+    stats = run("index", "stats")
+    assert stats == {"backend": backend, "total": 6, "by_language": {"en": 3, "fr": 3},
+                     "by_topic": {"politics": 6}, "by_source": {"outlet-a": 3, "outlet-b": 3},
+                     "by_day": {"2026-03-02": 6}}
