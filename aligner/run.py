@@ -49,7 +49,9 @@ def start_run(store: Store, params: AlignParams) -> tuple[AlignmentRun, list[int
     run = store.find_or_start_alignment_run(params.run_key(), params.to_json())
     assert run.id is not None
     done = store.done_references(run.id)
-    pending = [ref for ref in select_references(store, params) if ref not in done]
+    selected = select_references(store, params)
+    store.record_references_selected(run.id, len(selected))
+    pending = [ref for ref in selected if ref not in done]
     return run, pending
 
 

@@ -289,6 +289,15 @@ class Store:
             rows = conn.execute(sa.select(table).order_by(table.c.id.desc()).limit(limit))
             return [_run(AlignmentRun, row) for row in rows]
 
+    def record_references_selected(self, run_id: int, selected: int) -> None:
+        """Note how many references a running alignment run has in all, for its progress."""
+        run = self.alignment_run(run_id)
+        assert run is not None
+        table = schema.alignment_runs
+        with self.engine.begin() as conn:
+            conn.execute(table.update().where(table.c.id == run_id)
+                         .values(counts={**run.counts, "references_selected": selected}))
+
     def finish_alignment_run(self, run_id: int, counts: dict[str, int]) -> None:
         """Close an alignment run with its counts."""
         table = schema.alignment_runs

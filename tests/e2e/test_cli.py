@@ -45,6 +45,9 @@ def test_demo_mines_cross_outlet_pairs_and_is_idempotent(tmp_path):
 
     status = parawire("status", env=env)
     assert status.returncode == 0 and "alignment runs:" in status.stdout
+    done, selected = map(int, re.search(r"references done (\d+) of (\d+)",
+                                        status.stdout).groups())
+    assert done == selected > 0
 
 
 @pytest.mark.parametrize(("args", "env", "message"), [
