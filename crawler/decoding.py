@@ -4,25 +4,38 @@ from __future__ import annotations
 
 from charset_normalizer import from_bytes
 from scrapy.http import TextResponse
+from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding, read_bom
 
 REPLACEMENT = "\ufffd"
+WESTERN = "cp1252"
+
+
+def declared_encoding(response: TextResponse) -> str | None:
+    """The encoding the HTTP header, a byte-order mark or <meta charset> declares."""
+    content_type = response.headers.get(b"Content-Type", b"").decode("latin-1")
+    return (http_content_type_encoding(content_type) or read_bom(response.body)[0]
+            or html_body_declared_encoding(response.body))
 
 
 def page_text(response: TextResponse) -> tuple[str, bool]:
-    """The page's text and whether its encoding had to be guessed from the bytes.
+    """The page's text and whether a wrong declared encoding had to be replaced.
 
-    Scrapy decodes by the HTTP header, a BOM or <meta charset>; when that leaves
-    undecodable bytes, the body is tried as UTF-8 and then as charset-normalizer's guess.
+    A page decoded cleanly by its declared encoding is taken as is. One whose encoding is
+    undeclared, or whose declared one leaves undecodable bytes, is tried as UTF-8, then
+    as windows-1252 (the web's usual unlabelled encoding) when charset-normalizer finds it
+    plausible, then as charset-normalizer's best guess.
     """
+    declared = declared_encoding(response)
     text = response.text
-    if REPLACEMENT not in text:
+    if declared and REPLACEMENT not in text:
         return text, False
     body = response.body
     try:
-        return body.decode("utf-8"), True
+        return body.decode("utf-8"), declared is not None
     except UnicodeDecodeError:
         pass
-    guess = from_bytes(body[:200_000]).best()
-    if guess is None or guess.encoding is None:
+    plausible = [match.encoding for match in from_bytes(body[:200_000])]
+    if not plausible:
         return text, False
-    return body.decode(guess.encoding, errors="replace"), True
+    chosen = WESTERN if WESTERN in plausible else plausible[0]
+    return body.decode(chosen, errors="replace"), declared is not None

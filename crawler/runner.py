@@ -62,7 +62,7 @@ def _crawl_in_child(store_url: str, run_id: int, sources_path: str, since: date,
                       "LOG_FILE": log_file, "LOG_LEVEL": "INFO", **scrapy_settings(crawl)},
                      priority="cmdline")
     store = open_store(store_url)
-    process = CrawlerProcess(settings, install_root_handler=True)
+    process = CrawlerProcess(settings)
     crawler = process.create_crawler(NewsSpider)
     process.crawl(crawler, sources=load_sources(Path(sources_path)), since=since, until=until,
                   min_text_chars=crawl["min_text_chars"], known_urls=store.known_urls(),

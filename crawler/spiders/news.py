@@ -60,6 +60,9 @@ class NewsSpider(scrapy.Spider):
         self.until = _as_date(until, self.today)
         self.min_text_chars = int(min_text_chars)
         self.known_urls = known_urls or set()
+        # Article URLs requested in this run. Requests skip Scrapy's duplicate filter so
+        # that a redirect loop reaches the redirect limit and is reported as one.
+        self.requested: set[str] = set()
         self.allowed_domains = sorted({d for o in self.outlets for d in o.domains})
 
     # -- counting -------------------------------------------------------------------
@@ -168,9 +171,13 @@ class NewsSpider(scrapy.Spider):
             self.skip("offsite", url)
         elif url in self.known_urls or canonical_url(url) in self.known_urls:
             self.skip("known_url", url, quiet=True)
+        elif canonical_url(url) in self.requested:
+            self.skip("listed_twice", url, quiet=True)
         else:
+            self.requested.add(canonical_url(url))
             yield scrapy.Request(url, callback=self.parse_article, errback=self.failed,
-                                 cb_kwargs={"outlet": outlet, "listed_day": listed_day})
+                                 cb_kwargs={"outlet": outlet, "listed_day": listed_day},
+                                 dont_filter=True)
 
     # -- articles -------------------------------------------------------------------
     def parse_article(self, response: Response, outlet: Outlet,

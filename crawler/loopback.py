@@ -1,0 +1,57 @@
+"""Fixed pages served on a free 127.0.0.1 port: the crawler's tests and benchmarks."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from threading import Thread
+from typing import NamedTuple
+
+
+class Page(NamedTuple):
+    """One answer of the server: status, headers, body, and seconds to wait first."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+    wait: float = 0.0
+
+
+@contextmanager
+def serve_pages(build: Callable[[str], dict[str, Page]]) -> Iterator[str]:
+    """Serve the pages `build` makes for the server's base URL; yields that base URL.
+
+    Unknown paths answer 404. The server lives in a daemon thread until the block ends.
+    """
+    pages: dict[str, Page] = {}
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self) -> None:
+            page = pages.get(self.path, Page(404, {}, b"not found"))
+            time.sleep(page.wait)
+            with contextlib.suppress(OSError):  # the client gave up (timeout, size limit)
+                self.send_response(page.status)
+                for key, value in page.headers.items():
+                    self.send_header(key, value)
+                self.send_header("Content-Length", str(len(page.body)))
+                self.end_headers()
+                self.wfile.write(page.body)
+
+        def log_message(self, format: str, *args: object) -> None:
+            """Quiet: the crawler logs what it fetched."""
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    pages.update(build(base))
+    Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield base
+    finally:
+        server.shutdown()
+        server.server_close()
