@@ -39,3 +39,24 @@ def store_demo_articles(store) -> int:
         ))
         stored += 1
     return stored
+
+
+def store_annotated_article(store, url: str, sentences: list[Sentence], *, title: str = "",
+                            source: str = "outlet-a", published: date | None = date(2026, 3, 2),
+                            topic: str = "politics", language: str = "en") -> list[int]:
+    """Store an article made of these sentences, already annotated; returns the sentence ids
+    in order (the sentences' own ids and article ids are replaced by the store's)."""
+    from parawire.records import Article
+    from parawire.textnorm import content_hash
+
+    text = " ".join(s.text for s in sentences)
+    article = Article(url=url, source=source, language=language, title=title, text=text,
+                      published=published, topic=topic, content_hash=content_hash(url + text))
+    store.add_article(article)
+    for position, sentence in enumerate(sentences):
+        sentence.article_id, sentence.position = article.id, position
+        sentence.source, sentence.published, sentence.topic = source, published, topic
+        sentence.language = language
+    store.save_annotations(article.id, sentences)
+    batches = store.iter_sentences()
+    return [s.id for batch in batches for s in batch if s.article_id == article.id]
