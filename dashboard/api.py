@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Response
@@ -13,7 +13,7 @@ from dashboard.overview import Breakdown
 from dashboard.pair_search import PairFilters, PairView, pairs_by_id, search_pairs
 from dashboard.precision import Precision
 from dashboard.review import MAX_SAMPLE
-from dashboard.runs import RunView
+from dashboard.runs import RunView, utc
 from dashboard.security import require_token
 from dashboard.state import DashboardState, state_of
 
@@ -22,6 +22,7 @@ State = Annotated[DashboardState, Depends(state_of)]
 RunId = Annotated[int, Path(ge=1, le=MAX_ID, description="Alignment run id.")]
 RunLimit = Annotated[int, Query(ge=1, le=100, description="How many runs, newest first.")]
 
+NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "no such article or run"}}
 router = APIRouter(prefix="/api", tags=["api"])
 
 
@@ -98,7 +99,7 @@ class LabelOut(BaseModel):
 
     pair_id: int
     correct: bool
-    labeled_at: str
+    labeled_at: datetime
 
 
 def precision_out(precision: Precision) -> PrecisionOut:
@@ -145,7 +146,7 @@ def get_pairs(state: State, filters: Annotated[PairFilters, Query()]) -> PairPag
     return PairPage(pairs=found, next_before=next_before)
 
 
-@router.get("/articles/{article_id}", response_model=Article)
+@router.get("/articles/{article_id}", response_model=Article, responses=NOT_FOUND)
 def get_article(state: State,
                 article_id: Annotated[int, Path(ge=1, le=MAX_ID)]) -> dict[str, Any]:
     """One stored article."""
@@ -155,21 +156,22 @@ def get_article(state: State,
     return found
 
 
-@router.get("/runs/{run_id}/review/sample", response_model=list[PairView])
+@router.get("/runs/{run_id}/review/sample", response_model=list[PairView],
+            responses=NOT_FOUND)
 def get_review_sample(state: State, run_id: RunId,
                       size: Annotated[int, Query(ge=1, le=MAX_SAMPLE)] = 10) -> list[PairView]:
     """Random pairs of the run that carry no label yet."""
     return review.sample(state.store, existing_run(state, run_id), size)
 
 
-@router.get("/runs/{run_id}/precision", response_model=PrecisionOut)
+@router.get("/runs/{run_id}/precision", response_model=PrecisionOut, responses=NOT_FOUND)
 def get_precision(state: State, run_id: RunId) -> PrecisionOut:
     """The run's precision estimated from its labels, with a 95% Wilson interval."""
     return precision_out(review.run_precision(state.store, existing_run(state, run_id)))
 
 
 @router.get("/runs/{run_id}/labels", response_model=list[LabelOut],
-            responses={200: {"content": {"text/csv": {}}}})
+            responses={200: {"content": {"text/csv": {}}}, **NOT_FOUND})
 def get_labels(state: State, run_id: RunId,
                format: Literal["json", "csv"] = "json") -> Any:
     """Export the run's labels (JSON, or CSV with both sentences)."""
@@ -180,7 +182,7 @@ def get_labels(state: State, run_id: RunId,
                         headers={"Content-Disposition":
                                  f'attachment; filename="run-{run_id}-labels.csv"'})
     return [LabelOut(pair_id=label.pair_id, correct=label.correct,
-                     labeled_at=label.labeled_at.isoformat()) for label in labels]
+                     labeled_at=utc(label.labeled_at)) for label in labels]
 
 
 @router.post("/runs/{run_id}/labels", response_model=PrecisionOut,

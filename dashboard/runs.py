@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -33,10 +33,16 @@ class RunView:
     skipped: dict[str, int] = field(default_factory=dict)
 
 
+def utc(moment: datetime | None) -> datetime | None:
+    """A stored (naive UTC) time as an aware one, so the API writes it with its offset."""
+    return moment.replace(tzinfo=UTC) if moment is not None else None
+
+
 def _view(run: Run) -> RunView:
     assert run.id is not None
-    view = RunView(id=run.id, status=run.status, started_at=run.started_at,
-                   finished_at=run.finished_at, parameters=dict(run.parameters), counts={})
+    view = RunView(id=run.id, status=run.status, started_at=utc(run.started_at),
+                   finished_at=utc(run.finished_at), parameters=dict(run.parameters),
+                   counts={})
     for key, value in sorted(run.counts.items()):
         if key.startswith(ERRORS):
             view.errors[key.removeprefix(ERRORS)] = value

@@ -60,3 +60,15 @@ def store_annotated_article(store, url: str, sentences: list[Sentence], *, title
     store.save_annotations(article.id, sentences)
     batches = store.iter_sentences()
     return [s.id for batch in batches for s in batch if s.article_id == article.id]
+
+
+# Crawled text is untrusted: markup, script and an event handler, as a hostile page could hold.
+XSS = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">'
+
+
+def store_hostile_article(store, published: date | None = date(2026, 3, 3)) -> list[int]:
+    """An article whose title, text and URL carry script (outlet "outlet-x"); returns its
+    sentence ids. A page that runs any of it sets window.__xss."""
+    return store_annotated_article(store, "javascript:window.__xss=3", [
+        make_sentence(0, 0, ["rossi"], ["budget"], text=f"{XSS} Rossi budget news."),
+    ], source="outlet-x", published=published, title=XSS)

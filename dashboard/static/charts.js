@@ -1,5 +1,5 @@
 // Draws every chart whose data the page embeds as <script type="application/json"
-// class="chart-data" data-chart="ID">{"kind": "day"|"category", "traces": {name: {x: y}}}.
+// class="chart-data" data-chart="ID">{"kind": "day"|"category", "traces": [[name, {x: y}], ...]}.
 // No inline script runs (CSP): the data is JSON text, read here.
 "use strict";
 document.addEventListener("DOMContentLoaded", () => {
@@ -7,7 +7,7 @@ document.addEventListener("DOMContentLoaded", () => {
     const target = document.getElementById(source.dataset.chart);
     const { kind, traces } = JSON.parse(source.textContent);
     const byDay = kind === "day";
-    const data = Object.entries(traces).map(([name, counts]) => ({
+    const data = traces.map(([name, counts]) => ({
       type: byDay ? "scatter" : "bar",
       mode: "lines+markers",
       name,

@@ -17,12 +17,11 @@ from parawire.config import load_settings
 from parawire.records import Pair
 from parawire.stages import fill_index
 from parawire.store import Store
-from tests.factories import make_sentence, store_annotated_article
+from tests.factories import make_sentence, store_annotated_article, store_hostile_article
 from tests.integration import test_store_contract
 
 store = test_store_contract.store  # the same SQLite / PostgreSQL store fixture
 TOKEN = "s3cret-token"
-XSS = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">'
 
 
 @dataclass
@@ -59,9 +58,7 @@ def corpus(store, tmp_path) -> Corpus:
     store_annotated_article(store, "http://news.test/c", [
         make_sentence(0, 0, ["rossi"], ["budget"], text="Rossi a approuvé le budget."),
     ], source="outlet-c", published=date(2026, 3, 5), language="fr")
-    x = store_annotated_article(store, "javascript:window.__xss=3", [
-        make_sentence(0, 0, ["rossi"], ["budget"], text=f"{XSS} Rossi budget news."),
-    ], source="outlet-x", published=date(2026, 3, 3), title=XSS)
+    x = store_hostile_article(store)
     run = store.find_or_start_alignment_run("k1", {"alpha": 0.7, "beta": 0.7, "min_cn": 3})
     store.record_references(run.id, [a[0], a[1], x[0]], [
         Pair(run.id, a[0], b[0], 0.9, 9.0, 2, 2), Pair(run.id, a[1], b[1], 0.75, 7.5, 1, 1),
