@@ -27,10 +27,13 @@ router = APIRouter(prefix="/api", tags=["api"])
 
 
 class Overview(BaseModel):
-    """Totals and breakdowns: dimension → metric → key → count."""
+    """Totals and breakdowns (dimension → metric → key → count) as counted at `as_of`;
+    `refreshing` while a recount of newer rows runs."""
 
     totals: dict[str, int]
     breakdowns: Breakdown
+    as_of: datetime
+    refreshing: bool
 
 
 class IndexCounts(BaseModel):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
+from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -74,18 +75,37 @@ def _fingerprint(store: Store) -> tuple[int, ...]:
 
 
 class OverviewCache:
-    """The last overview, recomputed only when the store's fingerprint changes."""
+    """The last overview, keyed by the store's fingerprint (checked on every request).
+
+    The first overview is computed in the request. After that, when the fingerprint
+    changes, a background thread recounts while requests get the previous overview marked
+    `refreshing`, so no request waits for a full recount of a large store.
+    """
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self._lock = threading.Lock()
         self._key: tuple[int, ...] | None = None
         self._value: dict[str, Any] | None = None
+        self._refresh: threading.Thread | None = None
 
     def get(self) -> dict[str, Any]:
-        """The overview of the store as it is now."""
+        """The latest overview, with `as_of` and whether a newer one is being counted."""
         key = _fingerprint(self.store)
         with self._lock:
-            if key != self._key or self._value is None:
-                self._value, self._key = compute_overview(self.store), key
-            return self._value
+            if self._value is None:
+                self._key, self._value = key, _stamped(compute_overview(self.store))
+            elif key != self._key and (self._refresh is None or not self._refresh.is_alive()):
+                self._refresh = threading.Thread(target=self._recount, args=(key,), daemon=True,
+                                                 name="overview-recount")
+                self._refresh.start()
+            return {**self._value, "refreshing": key != self._key}
+
+    def _recount(self, key: tuple[int, ...]) -> None:
+        value = _stamped(compute_overview(self.store))
+        with self._lock:
+            self._key, self._value = key, value
+
+
+def _stamped(overview: dict[str, Any]) -> dict[str, Any]:
+    return {**overview, "as_of": datetime.now(UTC)}

@@ -119,7 +119,16 @@ def _in_window(day: Any, since: date | None, until: date | None) -> Any:
     return sa.and_(*([day >= since] if since else []), *([day <= until] if until else []))
 
 
-def _conditions(filters: PairFilters) -> list[Any]:
+def _text_contains(column: Any, term: str, dialect: str) -> Any:
+    """Case-insensitive substring match. SQLite's LIKE already ignores (ASCII) case, as its
+    lower() folds only ASCII too, so there the plain LIKE matches the same rows without
+    calling lower() on every stored text; elsewhere, lower() on both sides."""
+    if dialect == "sqlite":
+        return column.contains(term, autoescape=True)
+    return column.icontains(term, autoescape=True)
+
+
+def _conditions(filters: PairFilters, dialect: str) -> list[Any]:
     pairs = schema.pairs
     found: list[Any] = []
     if filters.run is not None:
@@ -128,8 +137,8 @@ def _conditions(filters: PairFilters) -> list[Any]:
         found.append(pairs.c.id < filters.before)
     if filters.q and filters.q.strip():
         term = filters.q.strip()
-        found.append(sa.or_(_INPUT.c.text.icontains(term, autoescape=True),
-                            _TARGET.c.text.icontains(term, autoescape=True)))
+        found.append(sa.or_(_text_contains(_INPUT.c.text, term, dialect),
+                            _text_contains(_TARGET.c.text, term, dialect)))
     if filters.entity and filters.entity.strip():
         fragment = stored_json_fragment(filters.entity)
         found.append(sa.or_(
@@ -149,7 +158,7 @@ def _conditions(filters: PairFilters) -> list[Any]:
 
 def search_pairs(store: Store, filters: PairFilters) -> tuple[list[PairView], int | None]:
     """One page of matching pairs, newest first, and the `before` of the next page (or None)."""
-    query = (_pair_select().where(*_conditions(filters))
+    query = (_pair_select().where(*_conditions(filters, store.engine.dialect.name))
              .order_by(schema.pairs.c.id.desc()).limit(filters.limit + 1))
     with store.engine.connect() as conn:
         views = [_view(row) for row in conn.execute(query)]

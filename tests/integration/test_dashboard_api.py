@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import time
 import uuid
 from dataclasses import dataclass
 from datetime import date
@@ -100,11 +101,20 @@ def test_overview_counts_every_dimension(corpus):
 
 
 def test_overview_follows_new_rows(corpus):
+    first = corpus.client.get("/api/overview").json()  # counted in the request
+    assert not first["refreshing"] and first["totals"]["articles"] == 4
     store_annotated_article(corpus.store, "http://news.test/new", [
         make_sentence(0, 0, ["x"], ["y"], text="A new sentence.")], source="outlet-n")
-    body = corpus.client.get("/api/overview").json()
-    assert body["totals"]["articles"] == 5
+    stale = corpus.client.get("/api/overview").json()  # the last count, while recounting
+    assert stale["refreshing"] and stale["totals"]["articles"] == 4
+    deadline = time.monotonic() + 30
+    body = stale
+    while body["refreshing"] and time.monotonic() < deadline:
+        time.sleep(0.02)
+        body = corpus.client.get("/api/overview").json()
+    assert not body["refreshing"] and body["totals"]["articles"] == 5
     assert body["breakdowns"]["outlet"]["sentences"]["outlet-n"] == 1
+    assert body["as_of"] > stale["as_of"]
 
 
 def test_runs_and_index_stats(corpus):
