@@ -26,7 +26,7 @@ STATIC = Path(__file__).with_name("static")
 
 
 def _wants_page(request: Request) -> bool:
-    return not request.url.path.startswith(("/api/", "/openapi", "/docs", "/static/"))
+    return not request.url.path.startswith(("/api/", "/openapi", "/static/"))
 
 
 async def _validation_error(request: Request, exc: Exception) -> Response:
@@ -52,7 +52,9 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 def create_app(settings: Settings, token: str | None = None, store: Store | None = None) -> FastAPI:
     """The dashboard over the store and index the settings name; writes need `token`
     (default: serve.token; empty turns writes off) over `store` (default: the settings's)."""
-    app = FastAPI(title="parawire dashboard", version="1",
+    # No Swagger UI or ReDoc: they load their JavaScript from a CDN, which the
+    # Content-Security-Policy (and an offline machine) would refuse.
+    app = FastAPI(title="parawire dashboard", version="1", docs_url=None, redoc_url=None,
                   description="Operator API of parawire: volumes, runs, pairs and review labels. "
                               "Reads are open; writes need the bearer token (serve.token).")
     store = store or store_of(settings)

@@ -138,6 +138,8 @@ def test_overview_draws_every_chart_from_the_bundled_plotly(served, page):
     # One bar per outlet for articles: the five demo outlets and the hostile one.
     bars = page.locator("#chart-outlet .trace.bars").first.locator("path").count()
     assert bars == 6
+    for link in page.locator("nav a").evaluate_all("links => links.map(a => a.href)"):
+        assert page.request.get(link).status == 200, link  # every page, offline-safe
     assert page.problems == []
     _shot(page, "overview")
 

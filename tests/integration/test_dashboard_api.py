@@ -237,7 +237,7 @@ def test_writes_are_off_without_a_token(corpus, tmp_path):
 
 
 def test_pages_render_with_security_headers(corpus):
-    for path in ("/", "/crawl", "/runs", "/pairs", "/review", "/api/overview"):
+    for path in ("/", "/crawl", "/runs", "/pairs", "/review", "/api/overview", "/openapi.json"):
         response = corpus.client.get(path, follow_redirects=True)
         assert response.status_code == 200, path
         assert "script-src 'self'" in response.headers["content-security-policy"]
@@ -245,6 +245,7 @@ def test_pages_render_with_security_headers(corpus):
     assert corpus.client.get("/review", follow_redirects=False).headers["location"] == \
         f"/review/{corpus.other_run}"
     assert corpus.client.get("/review/999").status_code == 404
+    assert corpus.client.get("/docs").status_code == 404  # Swagger UI would need a CDN
     assert corpus.client.get("/articles/999").status_code == 404
 
 
