@@ -7,11 +7,13 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +34,7 @@ TOKEN = "e2e-token"
 @dataclass
 class Served:
     url: str
+    data_dir: Path
     demo_run: int
     hostile_run: int
     hostile_article: int
@@ -43,17 +46,28 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _wait_for(port: int, server: subprocess.Popen, log: Path, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise AssertionError(f"parawire serve exited: {log.read_text()}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise AssertionError("parawire serve did not start listening")
+@contextmanager
+def _serving(env: dict[str, str], log: Path, seconds: float = 60) -> Iterator[str]:
+    """`parawire serve` on a free port (default host) until the block ends; yields its URL."""
+    port = _free_port()
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "parawire", "serve", "--port", str(port)],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + seconds
+        while True:
+            assert server.poll() is None, f"parawire serve exited: {log.read_text()}"
+            assert time.monotonic() < deadline, "parawire serve did not start listening"
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def _add_hostile_run(data_dir: Path) -> tuple[int, int]:
@@ -81,17 +95,8 @@ def served(tmp_path_factory) -> Iterator[Served]:
     (demo_run,) = store.alignment_runs()
     store.engine.dispose()
     hostile_run, hostile_article = _add_hostile_run(data_dir)
-    port, log = _free_port(), data_dir / "serve.log"
-    with log.open("w") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "parawire", "serve", "--port", str(port)],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        _wait_for(port, server, log)
-        yield Served(f"http://127.0.0.1:{port}", demo_run.id, hostile_run, hostile_article)
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    with _serving(env, data_dir / "serve.log") as url:
+        yield Served(url, data_dir, demo_run.id, hostile_run, hostile_article)
 
 
 @pytest.fixture(scope="module")
@@ -244,3 +249,22 @@ def test_bad_parameters_get_a_422_page(served, page):
     response = page.goto(served.url + "/pairs?min_score=2&limit=1000")
     assert response.status == 422
     assert "min_score" in page.inner_text("main") and "limit" in page.inner_text("main")
+
+
+def test_serve_without_a_token_prints_one_for_the_session(served, tmp_path):
+    """On loopback by default; with serve.token unset, writes take the printed token only."""
+    import httpx
+
+    env = {**os.environ, "PARAWIRE_DATA_DIR": str(served.data_dir)}
+    env.pop("PARAWIRE_SERVE__TOKEN", None)
+    log = tmp_path / "serve.log"
+    with _serving(env, log) as url:
+        printed = re.search(r"write token for this session: (\S+)", log.read_text()).group(1)
+        (pair,) = httpx.get(f"{url}/api/pairs", params={"run": served.hostile_run}).json()["pairs"]
+        label = f"{url}/api/runs/{served.hostile_run}/labels"
+        body = {"pair_id": pair["id"], "correct": False}
+        refused = httpx.post(label, json=body, headers={"Authorization": f"Bearer {TOKEN}"})
+        assert refused.status_code == 401
+        taken = httpx.post(label, json=body, headers={"Authorization": f"Bearer {printed}"})
+        assert taken.status_code == 200 and taken.json()["wrong"] == 1
+    assert "Uvicorn running on http://127.0.0.1:" in log.read_text()
