@@ -208,6 +208,28 @@ def status(ctx: click.Context) -> None:
     click.echo(status_report(_settings(ctx)))
 
 
+@main.command()
+@click.option("--host", help="Address to bind (default: serve.host, 127.0.0.1).")
+@click.option("--port", type=click.IntRange(1, 65535), help="Port (default: serve.port).")
+@click.pass_context
+def serve(ctx: click.Context, host: str | None, port: int | None) -> None:
+    """Serve the operator dashboard and its API (reads open, writes need serve.token)."""
+    import secrets
+
+    import uvicorn
+
+    from dashboard import create_app
+
+    settings = _settings(ctx)
+    token = settings.serve.token
+    if not token:
+        token = secrets.token_urlsafe(24)
+        click.echo(f"serve.token is not set; write token for this session: {token}", err=True)
+    app = create_app(settings, token=token)
+    uvicorn.run(app, host=host or settings.serve.host, port=port or settings.serve.port,
+                log_level="info")
+
+
 @main.command(context_settings={"ignore_unknown_options": True})
 @click.argument("celery_args", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context

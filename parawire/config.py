@@ -89,6 +89,12 @@ class ExportConfig(_Section):
     dir: str = ""
 
 
+class ServeConfig(_Section):
+    host: str = Field("127.0.0.1", min_length=1)
+    port: int = Field(8000, ge=1, le=65535)
+    token: str = ""
+
+
 class _TomlLayers(PydanticBaseSettingsSource):
     """The shipped defaults, deep-merged with the user's file when there is one."""
 
@@ -121,6 +127,7 @@ class Settings(BaseSettings):
     nlp: NlpConfig = NlpConfig()
     align: AlignConfig = AlignConfig()
     export: ExportConfig = ExportConfig()
+    serve: ServeConfig = ServeConfig()
     # The user file these settings came from (workers started from the CLI get it too).
     config_file: str | None = Field(None, exclude=True)
 

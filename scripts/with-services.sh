@@ -8,6 +8,8 @@ need_apt=()
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 [ -n "$pg_bin" ] && [ -x "$pg_bin/initdb" ] || need_apt+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+# The dashboard's end-to-end tests drive Debian's Chromium (never a downloaded browser).
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
 docker compose version >/dev/null 2>&1 || command -v docker-compose >/dev/null 2>&1 \
   || need_apt+=(docker-compose)
 if [ ${#need_apt[@]} -gt 0 ]; then

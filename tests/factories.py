@@ -39,3 +39,36 @@ def store_demo_articles(store) -> int:
         ))
         stored += 1
     return stored
+
+
+def store_annotated_article(store, url: str, sentences: list[Sentence], *, title: str = "",
+                            source: str = "outlet-a", published: date | None = date(2026, 3, 2),
+                            topic: str = "politics", language: str = "en") -> list[int]:
+    """Store an article made of these sentences, already annotated; returns the sentence ids
+    in order (the sentences' own ids and article ids are replaced by the store's)."""
+    from parawire.records import Article
+    from parawire.textnorm import content_hash
+
+    text = " ".join(s.text for s in sentences)
+    article = Article(url=url, source=source, language=language, title=title, text=text,
+                      published=published, topic=topic, content_hash=content_hash(url + text))
+    store.add_article(article)
+    for position, sentence in enumerate(sentences):
+        sentence.article_id, sentence.position = article.id, position
+        sentence.source, sentence.published, sentence.topic = source, published, topic
+        sentence.language = language
+    store.save_annotations(article.id, sentences)
+    batches = store.iter_sentences()
+    return [s.id for batch in batches for s in batch if s.article_id == article.id]
+
+
+# Crawled text is untrusted: markup, script and an event handler, as a hostile page could hold.
+XSS = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">'
+
+
+def store_hostile_article(store, published: date | None = date(2026, 3, 3)) -> list[int]:
+    """An article whose title, text and URL carry script (outlet "outlet-x"); returns its
+    sentence ids. A page that runs any of it sets window.__xss."""
+    return store_annotated_article(store, "javascript:window.__xss=3", [
+        make_sentence(0, 0, ["rossi"], ["budget"], text=f"{XSS} Rossi budget news."),
+    ], source="outlet-x", published=published, title=XSS)

@@ -1,5 +1,5 @@
 """The store: every stage reads its input records here and writes its own."""
 
-from parawire.store.store import ArticleOutcome, PairRow, Store, open_store
+from parawire.store.store import ArticleOutcome, PairRow, ReviewLabel, Store, open_store
 
-__all__ = ["ArticleOutcome", "PairRow", "Store", "open_store"]
+__all__ = ["ArticleOutcome", "PairRow", "ReviewLabel", "Store", "open_store"]

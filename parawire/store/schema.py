@@ -106,3 +106,14 @@ pairs = Table(
     Column("shared_cn", Integer, nullable=False),
     UniqueConstraint("run_id", "input_sentence_id", "target_sentence_id", name="uq_pair"),
 )
+
+# An operator's verdict on one pair (the dashboard's review page); one label per pair.
+review_labels = Table(
+    "review_labels",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("run_id", Integer, ForeignKey("alignment_runs.id"), nullable=False, index=True),
+    Column("pair_id", Integer, ForeignKey("pairs.id"), nullable=False, unique=True),
+    Column("correct", Boolean, nullable=False),
+    Column("labeled_at", DateTime, nullable=False),
+)

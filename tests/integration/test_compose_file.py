@@ -23,4 +23,5 @@ def test_compose_config_is_valid_and_complete():
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     services = set(result.stdout.split())
-    assert {"postgres", "redis", "elasticsearch", "kibana", "worker", "beat"} <= services
+    assert {"postgres", "redis", "elasticsearch", "kibana", "worker", "beat",
+            "dashboard"} <= services

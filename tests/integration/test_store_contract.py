@@ -101,6 +101,36 @@ def test_alignment_run_is_resumed_and_pairs_are_not_doubled(store):
     assert (row.input.id, row.target.id) == (s1, s2)
 
 
+def test_review_labels_sample_only_unlabeled_pairs_and_keep_one_verdict_per_pair(store):
+    ids = []
+    for n in range(4):
+        a = article(n)
+        store.add_article(a)
+        store.save_annotations(a.id, [make_sentence(None, a.id, ["x"], ["y"])])
+        ids += [s.id for batch in store.iter_sentences(after_id=max(ids, default=0))
+                for s in batch]
+    run = store.find_or_start_alignment_run("key-1", {"beta": 0.7})
+    other = store.find_or_start_alignment_run("key-2", {"beta": 0.5})
+    store.record_references(run.id, ids, [Pair(run.id, ids[0], t, 0.9, 1, 1, 1)
+                                          for t in ids[1:]])
+    store.record_references(other.id, ids[:1], [Pair(other.id, ids[0], ids[1], 0.9, 1, 1, 1)])
+    everything = store.sample_unlabeled_pairs(run.id, 10)
+    assert len(everything) == len(set(everything)) == 3
+    assert len(store.sample_unlabeled_pairs(run.id, 2)) == 2
+    (foreign,) = store.sample_unlabeled_pairs(other.id, 10)
+    assert foreign not in everything
+    first, second, third = everything
+    assert store.label_pair(run.id, first, True) and store.label_pair(run.id, second, True)
+    assert store.label_pair(run.id, second, False)  # a changed verdict replaces the old one
+    assert not store.label_pair(run.id, foreign, True)  # not a pair of this run
+    assert store.sample_unlabeled_pairs(run.id, 10) == [third]
+    labels = store.review_labels(run.id)
+    assert [(label.pair_id, label.correct) for label in labels] == [(first, True),
+                                                                    (second, False)]
+    assert all(label.labeled_at is not None for label in labels)
+    assert store.review_labels(other.id) == []
+
+
 def test_crawl_runs_record_counts(store):
     run_id = store.start_crawl_run({"since": "2026-03-01"})
     store.finish_crawl_run(run_id, {"stored": 3, "errors/http_404": 1})

@@ -1,0 +1,5 @@
+"""The operator dashboard: a FastAPI app with a JSON API and server-rendered pages."""
+
+from dashboard.app import create_app
+
+__all__ = ["create_app"]

@@ -1,0 +1,200 @@
+"""The JSON API under /api (documented by the OpenAPI schema at /openapi.json)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Path, Query, Response
+from pydantic import BaseModel, Field
+
+from dashboard import review, runs
+from dashboard.overview import Breakdown
+from dashboard.pair_search import PairFilters, PairView, pairs_by_id, search_pairs
+from dashboard.precision import Precision
+from dashboard.review import MAX_SAMPLE
+from dashboard.runs import RunView, utc
+from dashboard.security import require_token
+from dashboard.state import DashboardState, state_of
+
+MAX_ID = 2**31 - 1
+State = Annotated[DashboardState, Depends(state_of)]
+RunId = Annotated[int, Path(ge=1, le=MAX_ID, description="Alignment run id.")]
+RunLimit = Annotated[int, Query(ge=1, le=100, description="How many runs, newest first.")]
+
+NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "no such article or run"}}
+router = APIRouter(prefix="/api", tags=["api"])
+
+
+class Overview(BaseModel):
+    """Totals and breakdowns (dimension → metric → key → count) as counted at `as_of`;
+    `refreshing` while a recount of newer rows runs."""
+
+    totals: dict[str, int]
+    breakdowns: Breakdown
+    as_of: datetime
+    refreshing: bool
+
+
+class IndexCounts(BaseModel):
+    """Sentences the index holds, in all and by language, topic, outlet and day."""
+
+    total: int
+    by_language: dict[str, int]
+    by_topic: dict[str, int]
+    by_source: dict[str, int]
+    by_day: dict[str, int]
+
+
+class IndexStats(BaseModel):
+    """The index next to the store (`stats` is null and `error` says why when the index
+    cannot be read)."""
+
+    backend: str
+    stored_sentences: int
+    not_indexed: int | None
+    stats: IndexCounts | None
+    error: str | None
+
+
+class PairPage(BaseModel):
+    """One page of search results and the `before` value of the next page."""
+
+    pairs: list[PairView]
+    next_before: int | None
+
+
+class Article(BaseModel):
+    """A stored article."""
+
+    id: int
+    url: str
+    source: str
+    language: str
+    topic: str
+    published: date | None
+    title: str
+    text: str
+    author: str
+    syndicated_of: int | None
+
+
+class PrecisionOut(BaseModel):
+    """A run's estimated precision with its 95% Wilson interval."""
+
+    right: int
+    wrong: int
+    labeled: int
+    estimate: float | None
+    low: float | None
+    high: float | None
+
+
+class LabelIn(BaseModel):
+    """An operator's verdict on one pair of the run."""
+
+    pair_id: int = Field(ge=1, le=MAX_ID)
+    correct: bool
+
+
+class LabelOut(BaseModel):
+    """A stored verdict."""
+
+    pair_id: int
+    correct: bool
+    labeled_at: datetime
+
+
+def precision_out(precision: Precision) -> PrecisionOut:
+    """The API's shape of a Precision."""
+    return PrecisionOut(right=precision.right, wrong=precision.wrong, labeled=precision.labeled,
+                        estimate=precision.estimate, low=precision.low, high=precision.high)
+
+
+def existing_run(state: DashboardState, run_id: int) -> int:
+    """The run id, or a 404 when no such alignment run exists."""
+    if state.store.alignment_run(run_id) is None:
+        raise HTTPException(404, f"no alignment run {run_id}")
+    return run_id
+
+
+@router.get("/overview", response_model=Overview)
+def get_overview(state: State) -> dict[str, Any]:
+    """Articles, sentences, references and pairs per day, outlet, topic and language."""
+    return state.overview.get()
+
+
+@router.get("/crawl-runs", response_model=list[RunView])
+def get_crawl_runs(state: State, limit: RunLimit = 20) -> list[RunView]:
+    """The latest crawl runs with their counts, error counts apart."""
+    return runs.crawl_runs(state.store, limit)
+
+
+@router.get("/alignment-runs", response_model=list[RunView])
+def get_alignment_runs(state: State, limit: RunLimit = 20) -> list[RunView]:
+    """The latest alignment runs with their parameters and filter counts."""
+    return runs.alignment_runs(state.store, limit)
+
+
+@router.get("/index", response_model=IndexStats)
+def get_index_stats(state: State) -> dict[str, Any]:
+    """What the index holds by language, topic, outlet and day, next to the store."""
+    return runs.index_stats(state.settings, state.store)
+
+
+@router.get("/pairs", response_model=PairPage)
+def get_pairs(state: State, filters: Annotated[PairFilters, Query()]) -> PairPage:
+    """Search pairs by text, entity, outlet, day and score; newest first, paged by `before`."""
+    found, next_before = search_pairs(state.store, filters)
+    return PairPage(pairs=found, next_before=next_before)
+
+
+@router.get("/articles/{article_id}", response_model=Article, responses=NOT_FOUND)
+def get_article(state: State,
+                article_id: Annotated[int, Path(ge=1, le=MAX_ID)]) -> dict[str, Any]:
+    """One stored article."""
+    found = runs.article(state.store, article_id)
+    if found is None:
+        raise HTTPException(404, f"no article {article_id}")
+    return found
+
+
+@router.get("/runs/{run_id}/review/sample", response_model=list[PairView],
+            responses=NOT_FOUND)
+def get_review_sample(state: State, run_id: RunId,
+                      size: Annotated[int, Query(ge=1, le=MAX_SAMPLE)] = 10) -> list[PairView]:
+    """Random pairs of the run that carry no label yet."""
+    return review.sample(state.store, existing_run(state, run_id), size)
+
+
+@router.get("/runs/{run_id}/precision", response_model=PrecisionOut, responses=NOT_FOUND)
+def get_precision(state: State, run_id: RunId) -> PrecisionOut:
+    """The run's precision estimated from its labels, with a 95% Wilson interval."""
+    return precision_out(review.run_precision(state.store, existing_run(state, run_id)))
+
+
+@router.get("/runs/{run_id}/labels", response_model=list[LabelOut],
+            responses={200: {"content": {"text/csv": {}}}, **NOT_FOUND})
+def get_labels(state: State, run_id: RunId,
+               format: Literal["json", "csv"] = "json") -> Any:
+    """Export the run's labels (JSON, or CSV with both sentences)."""
+    labels = state.store.review_labels(existing_run(state, run_id))
+    if format == "csv":
+        views = pairs_by_id(state.store, [label.pair_id for label in labels])
+        return Response(review.labels_csv(labels, views), media_type="text/csv",
+                        headers={"Content-Disposition":
+                                 f'attachment; filename="run-{run_id}-labels.csv"'})
+    return [LabelOut(pair_id=label.pair_id, correct=label.correct,
+                     labeled_at=utc(label.labeled_at)) for label in labels]
+
+
+@router.post("/runs/{run_id}/labels", response_model=PrecisionOut,
+             dependencies=[Depends(require_token)],
+             responses={401: {"description": "missing or wrong token"},
+                        403: {"description": "writes are off"},
+                        404: {"description": "no such run or pair"}})
+def post_label(state: State, run_id: RunId, label: LabelIn) -> PrecisionOut:
+    """Mark a pair of the run right or wrong (needs the bearer token); returns the precision."""
+    if not state.store.label_pair(existing_run(state, run_id), label.pair_id, label.correct):
+        raise HTTPException(404, f"run {run_id} has no pair {label.pair_id}")
+    return precision_out(review.run_precision(state.store, run_id))

@@ -1,0 +1,71 @@
+"""The FastAPI application: JSON API, pages, static files and security headers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exception_handlers import (
+    http_exception_handler,
+    request_validation_exception_handler,
+)
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from dashboard import api, pages
+from dashboard.overview import OverviewCache
+from dashboard.security import security_headers
+from dashboard.state import DashboardState
+from parawire.config import Settings
+from parawire.stages import store_of
+from parawire.store import Store
+
+STATIC = Path(__file__).with_name("static")
+
+
+def _wants_page(request: Request) -> bool:
+    return not request.url.path.startswith(("/api/", "/openapi", "/static/"))
+
+
+async def _validation_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    if _wants_page(request):
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
+                             for e in exc.errors())
+        return pages.templates.TemplateResponse(
+            request, "message.html", {"title": "Bad request", "message": problems},
+            status_code=422)
+    return await request_validation_exception_handler(request, exc)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    if _wants_page(request) and exc.status_code == 404:
+        return pages.templates.TemplateResponse(
+            request, "message.html", {"title": "Not found", "message": str(exc.detail)},
+            status_code=404)
+    return await http_exception_handler(request, exc)
+
+
+def create_app(settings: Settings, token: str | None = None, store: Store | None = None) -> FastAPI:
+    """The dashboard over the store and index the settings name; writes need `token`
+    (default: serve.token; empty turns writes off) over `store` (default: the settings's)."""
+    # No Swagger UI or ReDoc: they load their JavaScript from a CDN, which the
+    # Content-Security-Policy (and an offline machine) would refuse.
+    app = FastAPI(title="parawire dashboard", version="1", docs_url=None, redoc_url=None,
+                  description="Operator API of parawire: volumes, runs, pairs and review labels. "
+                              "Reads are open; writes need the bearer token (serve.token).")
+    store = store or store_of(settings)
+    app.state.dashboard = DashboardState(
+        settings=settings, store=store,
+        token=settings.serve.token if token is None else token,
+        overview=OverviewCache(store))
+    app.middleware("http")(security_headers)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

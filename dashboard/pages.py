@@ -1,0 +1,115 @@
+"""Server-rendered pages (Jinja2 with autoescaping: crawled text is always escaped)."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+from typing import Annotated, Any
+
+import jinja2
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+from pydantic import ValidationError
+
+from dashboard import review, runs
+from dashboard.api import MAX_ID, existing_run
+from dashboard.overview import DIMENSIONS, METRICS
+from dashboard.pair_search import PairFilters, search_pairs
+from dashboard.state import DashboardState, state_of
+from dashboard.textdiff import diff_sides
+
+HERE = Path(__file__).parent
+PLOTLY_JS = Path(str(files("plotly") / "package_data" / "plotly.min.js"))
+REVIEW_SAMPLE = 10
+RUNS_SHOWN = 50
+
+templates = Jinja2Templates(env=jinja2.Environment(
+    loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
+    undefined=jinja2.StrictUndefined,
+))
+templates.env.filters["safe_link"] = runs.safe_link
+templates.env.globals["diff_sides"] = diff_sides
+State = Annotated[DashboardState, Depends(state_of)]
+router = APIRouter(include_in_schema=False)
+
+
+def _page(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    return templates.TemplateResponse(request, name, context, status_code=status_code)
+
+
+def _id(value: int, what: str) -> int:
+    if not 1 <= value <= MAX_ID:
+        raise HTTPException(404, f"no {what} {value}")
+    return value
+
+
+@router.get("/static/plotly.min.js")
+def plotly_js() -> FileResponse:
+    """Plotly's JavaScript as shipped in the plotly wheel (no CDN)."""
+    return FileResponse(PLOTLY_JS, media_type="text/javascript",
+                        headers={"Cache-Control": "public, max-age=86400"})
+
+
+@router.get("/", response_class=HTMLResponse)
+def overview_page(request: Request, state: State) -> HTMLResponse:
+    """Volume charts per day, outlet, topic and language."""
+    return _page(request, "overview.html", data=state.overview.get(), dimensions=DIMENSIONS,
+                 metrics=METRICS)
+
+
+@router.get("/crawl", response_class=HTMLResponse)
+def crawl_page(request: Request, state: State) -> HTMLResponse:
+    """Crawl runs with counts and errors by type, and the index statistics."""
+    return _page(request, "crawl.html", runs=runs.crawl_runs(state.store, RUNS_SHOWN),
+                 index=runs.index_stats(state.settings, state.store))
+
+
+@router.get("/runs", response_class=HTMLResponse)
+def runs_page(request: Request, state: State) -> HTMLResponse:
+    """Alignment runs with their parameters and filter counts."""
+    return _page(request, "runs.html", runs=runs.alignment_runs(state.store, RUNS_SHOWN))
+
+
+@router.get("/pairs", response_class=HTMLResponse)
+def pairs_page(request: Request, state: State) -> HTMLResponse:
+    """The pair browser; empty form fields count as absent."""
+    given = {k: v for k, v in request.query_params.items() if v.strip()}
+    try:
+        filters = PairFilters.model_validate(given)
+    except ValidationError as exc:
+        raise RequestValidationError(exc.errors(include_url=False, include_context=False)) from None
+    found, next_before = search_pairs(state.store, filters)
+    next_query = None
+    if next_before is not None:
+        next_query = {**given, "before": str(next_before)}
+    return _page(request, "pairs.html", filters=filters, pairs=found, next_query=next_query)
+
+
+@router.get("/articles/{article_id}", response_class=HTMLResponse)
+def article_page(request: Request, state: State, article_id: int) -> HTMLResponse:
+    """One stored article, escaped."""
+    found = runs.article(state.store, _id(article_id, "article"))
+    if found is None:
+        raise HTTPException(404, f"no article {article_id}")
+    return _page(request, "article.html", article=found)
+
+
+@router.get("/review", response_model=None)
+def review_latest(request: Request, state: State) -> Response:
+    """The review page of the latest alignment run."""
+    latest = state.store.alignment_runs(limit=1)
+    if not latest:
+        return _page(request, "message.html", title="Review",
+                     message="No alignment run yet: run `parawire align` first.")
+    return RedirectResponse(f"/review/{latest[0].id}", status_code=303)
+
+
+@router.get("/review/{run_id}", response_class=HTMLResponse)
+def review_page(request: Request, state: State, run_id: int) -> HTMLResponse:
+    """Random unlabeled pairs of a run to mark right or wrong, and the run's precision."""
+    run_id = existing_run(state, _id(run_id, "alignment run"))
+    return _page(request, "review.html", run_id=run_id,
+                 precision=review.run_precision(state.store, run_id),
+                 pairs=review.sample(state.store, run_id, REVIEW_SAMPLE))

@@ -1,0 +1,43 @@
+"""The review of a run: random unlabeled samples, labels, precision and the label export."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from dashboard.pair_search import PairView, pairs_by_id
+from dashboard.precision import Precision, precision_of
+from parawire.store import ReviewLabel, Store
+
+MAX_SAMPLE = 50
+
+
+def sample(store: Store, run_id: int, size: int) -> list[PairView]:
+    """Up to `size` pairs of the run that nobody has labeled, drawn at random."""
+    return pairs_by_id(store, store.sample_unlabeled_pairs(run_id, size))
+
+
+def run_precision(store: Store, run_id: int) -> Precision:
+    """The run's precision estimated from its labels."""
+    labels = store.review_labels(run_id)
+    right = sum(1 for label in labels if label.correct)
+    return precision_of(right, len(labels) - right)
+
+
+def _cell(text: str) -> str:
+    """Crawled text as a CSV cell that no spreadsheet reads as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def labels_csv(labels: list[ReviewLabel], views: list[PairView]) -> str:
+    """The labels with both sentences, as CSV (one row per labeled pair)."""
+    by_id = {view.id: view for view in views}
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["pair_id", "correct", "labeled_at", "score", "input", "target"])
+    for label in labels:
+        view = by_id.get(label.pair_id)
+        writer.writerow([label.pair_id, int(label.correct), label.labeled_at.isoformat(),
+                         view.score if view else "", _cell(view.input.text) if view else "",
+                         _cell(view.target.text) if view else ""])
+    return out.getvalue()

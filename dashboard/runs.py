@@ -1,0 +1,93 @@
+"""Crawl and alignment runs, index statistics and single articles, as the pages show them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from indexer import open_index
+from parawire.config import Settings
+from parawire.errors import ParawireError
+from parawire.records import Run
+from parawire.store import Store, schema
+
+# The crawler counts failures as "errors/<type>" and dropped pages as "skipped/<reason>".
+ERRORS, SKIPPED = "errors/", "skipped/"
+
+
+@dataclass(slots=True)
+class RunView:
+    """A run with its counts; a crawl's errors by type and skipped pages by reason apart."""
+
+    id: int
+    status: str
+    started_at: datetime | None
+    finished_at: datetime | None
+    parameters: dict[str, Any]
+    counts: dict[str, int]
+    errors: dict[str, int] = field(default_factory=dict)
+    skipped: dict[str, int] = field(default_factory=dict)
+
+
+def utc(moment: datetime | None) -> datetime | None:
+    """A stored (naive UTC) time as an aware one, so the API writes it with its offset."""
+    return moment.replace(tzinfo=UTC) if moment is not None else None
+
+
+def _view(run: Run) -> RunView:
+    assert run.id is not None
+    view = RunView(id=run.id, status=run.status, started_at=utc(run.started_at),
+                   finished_at=utc(run.finished_at), parameters=dict(run.parameters),
+                   counts={})
+    for key, value in sorted(run.counts.items()):
+        if key.startswith(ERRORS):
+            view.errors[key.removeprefix(ERRORS)] = value
+        elif key.startswith(SKIPPED):
+            view.skipped[key.removeprefix(SKIPPED)] = value
+        else:
+            view.counts[key] = value
+    return view
+
+
+def crawl_runs(store: Store, limit: int) -> list[RunView]:
+    """The latest crawl runs, newest first, their errors by type apart."""
+    return [_view(run) for run in store.crawl_runs(limit=limit)]
+
+
+def alignment_runs(store: Store, limit: int) -> list[RunView]:
+    """The latest alignment runs, newest first, with parameters and filter counts."""
+    return [_view(run) for run in store.alignment_runs(limit=limit)]
+
+
+def index_stats(settings: Settings, store: Store) -> dict[str, Any]:
+    """What the index holds (SentenceIndex.stats, on either backend) next to the store;
+    an unreachable index gives its one-line error instead of the counts."""
+    stored = store.count_sentences()
+    try:
+        stats: dict[str, Any] | None = asdict(open_index(settings).stats())
+        error = None
+    except ParawireError as exc:
+        stats, error = None, str(exc)
+    return {"backend": settings.index.backend, "stored_sentences": stored,
+            "not_indexed": None if stats is None else max(stored - stats["total"], 0),
+            "stats": stats, "error": error}
+
+
+def article(store: Store, article_id: int) -> dict[str, Any] | None:
+    """One stored article (its text is untrusted: pages escape it)."""
+    table = schema.articles
+    query = sa.select(table.c.id, table.c.url, table.c.source, table.c.language, table.c.topic,
+                      table.c.published, table.c.title, table.c.text, table.c.author,
+                      table.c.syndicated_of).where(table.c.id == article_id)
+    with store.engine.connect() as conn:
+        row = conn.execute(query).first()
+    return None if row is None else dict(row._mapping)
+
+
+def safe_link(url: str) -> str | None:
+    """The URL when it is plain http(s), else None (never a javascript: or data: link)."""
+    return url if re.match(r"https?://", url, re.IGNORECASE) else None

@@ -1,0 +1,26 @@
+"""What every request of the dashboard shares: settings, store, token, overview cache."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fastapi import Request
+
+from dashboard.overview import OverviewCache
+from parawire.config import Settings
+from parawire.store import Store
+
+
+@dataclass(slots=True)
+class DashboardState:
+    """The dashboard's shared parts, kept on app.state.dashboard."""
+
+    settings: Settings
+    store: Store
+    token: str
+    overview: OverviewCache
+
+
+def state_of(request: Request) -> DashboardState:
+    """The state of the app serving this request (a FastAPI dependency)."""
+    return request.app.state.dashboard

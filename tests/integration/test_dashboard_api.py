@@ -1,0 +1,293 @@
+"""The dashboard's API and pages on a small stored corpus, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import date
+
+import pytest
+from fastapi.testclient import TestClient
+
+from dashboard import create_app
+from indexer import open_index
+from parawire.config import load_settings
+from parawire.records import Pair
+from parawire.stages import fill_index
+from parawire.store import Store
+from tests.factories import make_sentence, store_annotated_article, store_hostile_article
+from tests.integration import test_store_contract
+
+store = test_store_contract.store  # the same SQLite / PostgreSQL store fixture
+TOKEN = "s3cret-token"
+
+
+@dataclass
+class Corpus:
+    client: TestClient
+    store: Store
+    run: int
+    other_run: int
+    pairs: dict[str, int]
+    xss_article: int
+
+
+def _pair_ids(store: Store, run_id: int) -> dict[tuple[int, int], int]:
+    from parawire.store import schema
+
+    table = schema.pairs
+    with store.engine.connect() as conn:
+        rows = conn.execute(table.select().where(table.c.run_id == run_id))
+        return {(r.input_sentence_id, r.target_sentence_id): r.id for r in rows}
+
+
+@pytest.fixture
+def corpus(store, tmp_path) -> Corpus:
+    a = store_annotated_article(store, "http://news.test/a", [
+        make_sentence(0, 0, ["rossi", "città nuova"], ["budget", "monday"],
+                      text="Mayor Rossi approved the budget for Città Nuova on Monday."),
+        make_sentence(0, 0, ["council"], ["session"], text="The council met for 50% of the session."),
+    ], source="outlet-a", published=date(2026, 3, 2), topic="politics", title="Budget")
+    b = store_annotated_article(store, "https://news.test/b", [
+        make_sentence(0, 0, ["rossi", "città nuova"], ["budget", "monday"],
+                      text="On Monday Rossi signed off the Città Nuova budget."),
+        make_sentence(0, 0, ["council"], ["session"], text="Council members met for half the session."),
+    ], source="outlet-b", published=date(2026, 3, 3), topic="economy", title="Rossi signs")
+    store_annotated_article(store, "http://news.test/c", [
+        make_sentence(0, 0, ["rossi"], ["budget"], text="Rossi a approuvé le budget."),
+    ], source="outlet-c", published=date(2026, 3, 5), language="fr")
+    x = store_hostile_article(store)
+    run = store.find_or_start_alignment_run("k1", {"alpha": 0.7, "beta": 0.7, "min_cn": 3})
+    store.record_references(run.id, [a[0], a[1], x[0]], [
+        Pair(run.id, a[0], b[0], 0.9, 9.0, 2, 2), Pair(run.id, a[1], b[1], 0.75, 7.5, 1, 1),
+        Pair(run.id, x[0], a[0], 0.8, 8.0, 1, 1),
+    ])
+    store.finish_alignment_run(run.id, {"pairs": 3, "dropped_near_verbatim": 2})
+    other = store.find_or_start_alignment_run("k2", {"alpha": 0.5})
+    store.record_references(other.id, [a[0]], [Pair(other.id, a[0], b[0], 0.95, 9.5, 2, 2)])
+    crawl = store.start_crawl_run({"since": "2026-03-01", "until": "2026-03-05"})
+    store.finish_crawl_run(crawl, {"stored": 4, "duplicate_url": 1, "errors/http": 2,
+                                   "errors/extraction": 1, "skipped/out_of_window": 3})
+    settings = load_settings(data_dir=tmp_path / "data")
+    fill_index(store, open_index(settings), 100)
+    ids = _pair_ids(store, run.id)
+    client = TestClient(create_app(settings, token=TOKEN, store=store))
+    return Corpus(client, store, run.id, other.id,
+                  {"rossi": ids[(a[0], b[0])], "council": ids[(a[1], b[1])],
+                   "xss": ids[(x[0], a[0])]}, x[0] and _article_of(store, x[0]))
+
+
+def _article_of(store: Store, sentence_id: int) -> int:
+    return store.sentences_by_id([sentence_id])[sentence_id].article_id
+
+
+def _auth(token: str = TOKEN) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_overview_counts_every_dimension(corpus):
+    body = corpus.client.get("/api/overview").json()
+    assert body["totals"] == {"articles": 4, "sentences": 6, "references": 4, "pairs": 4}
+    outlets = body["breakdowns"]["outlet"]
+    assert outlets["articles"] == {"outlet-a": 1, "outlet-b": 1, "outlet-c": 1, "outlet-x": 1}
+    assert outlets["pairs"] == {"outlet-a": 3, "outlet-x": 1}
+    assert body["breakdowns"]["day"]["sentences"] == {"2026-03-02": 2, "2026-03-03": 3,
+                                                      "2026-03-05": 1}
+    assert body["breakdowns"]["language"]["articles"] == {"en": 3, "fr": 1}
+    assert body["breakdowns"]["topic"]["references"] == {"politics": 4}
+
+
+def test_overview_follows_new_rows(corpus):
+    first = corpus.client.get("/api/overview").json()  # counted in the request
+    assert not first["refreshing"] and first["totals"]["articles"] == 4
+    store_annotated_article(corpus.store, "http://news.test/new", [
+        make_sentence(0, 0, ["x"], ["y"], text="A new sentence.")], source="outlet-n")
+    stale = corpus.client.get("/api/overview").json()  # the last count, while recounting
+    assert stale["refreshing"] and stale["totals"]["articles"] == 4
+    deadline = time.monotonic() + 30
+    body = stale
+    while body["refreshing"] and time.monotonic() < deadline:
+        time.sleep(0.02)
+        body = corpus.client.get("/api/overview").json()
+    assert not body["refreshing"] and body["totals"]["articles"] == 5
+    assert body["breakdowns"]["outlet"]["sentences"]["outlet-n"] == 1
+    assert body["as_of"] > stale["as_of"]
+
+
+def test_runs_and_index_stats(corpus):
+    crawl = corpus.client.get("/api/crawl-runs").json()
+    assert crawl[0]["errors"] == {"extraction": 1, "http": 2}
+    assert crawl[0]["skipped"] == {"out_of_window": 3}
+    assert crawl[0]["counts"] == {"duplicate_url": 1, "stored": 4}
+    runs = corpus.client.get("/api/alignment-runs", params={"limit": 1}).json()
+    assert [r["id"] for r in runs] == [corpus.other_run]
+    every = corpus.client.get("/api/alignment-runs").json()
+    first = next(r for r in every if r["id"] == corpus.run)
+    assert first["parameters"]["alpha"] == 0.7
+    assert first["counts"] == {"dropped_near_verbatim": 2, "pairs": 3}
+    index = corpus.client.get("/api/index").json()
+    assert index["backend"] == "tantivy" and index["error"] is None
+    assert (index["stored_sentences"], index["not_indexed"]) == (6, 0)
+    assert index["stats"]["total"] == 6
+    assert index["stats"]["by_language"] == {"en": 5, "fr": 1}
+    assert index["stats"]["by_source"] == {"outlet-a": 2, "outlet-b": 2, "outlet-c": 1,
+                                           "outlet-x": 1}
+    assert index["stats"]["by_day"] == {"2026-03-02": 2, "2026-03-03": 3, "2026-03-05": 1}
+    page = corpus.client.get("/crawl").text
+    assert "extraction" in page and 'id="indexed-sentences">6<' in page
+
+
+SEARCHES = [
+    ({"q": "città nuova"}, {"rossi", "xss"}),
+    ({"q": "MAYOR rossi"}, {"rossi", "xss"}),
+    ({"q": "signed off"}, {"rossi"}),
+    ({"q": "50%"}, {"council"}),
+    ({"q": "%"}, {"council"}),
+    ({"q": "met_for"}, set()),
+    ({"q": "__xss"}, {"xss"}),
+    ({"entity": "Città Nuova"}, {"rossi", "xss"}),
+    ({"entity": "council"}, {"council"}),
+    ({"entity": "rossi"}, {"rossi", "xss"}),
+    ({"outlet": "outlet-x"}, {"xss"}),
+    ({"since": "2026-03-03", "until": "2026-03-03"}, {"rossi", "council", "xss"}),
+    ({"since": "2026-03-04"}, set()),
+    ({"until": "2026-03-02"}, {"rossi", "council", "xss"}),
+    ({"min_score": 0.76}, {"rossi", "xss"}),
+    ({"min_score": 0.7, "max_score": 0.79}, {"council"}),
+]
+
+
+def test_pair_search_filters(corpus):
+    for params, expected in SEARCHES:
+        body = corpus.client.get("/api/pairs", params={"run": corpus.run, **params}).json()
+        ids = {p["id"] for p in body["pairs"]}
+        found = {name for name, pid in corpus.pairs.items() if pid in ids}
+        assert found == expected, params
+
+
+def test_pair_search_pages_newest_first_without_overlap(corpus):
+    seen, before = [], None
+    while True:
+        params = {"limit": 1, **({"before": before} if before else {})}
+        body = corpus.client.get("/api/pairs", params=params).json()
+        seen += [p["id"] for p in body["pairs"]]
+        before = body["next_before"]
+        if before is None:
+            break
+    assert len(seen) == 4 and seen == sorted(seen, reverse=True)
+    pair = corpus.client.get("/api/pairs", params={"q": "signed off", "run": corpus.run}).json()
+    (only,) = pair["pairs"]
+    assert only["input"]["source"] == "outlet-a" and only["target"]["source"] == "outlet-b"
+    assert only["target"]["article_url"] == "https://news.test/b"
+
+
+BAD_PARAMETERS = [
+    {"limit": 101}, {"limit": 0}, {"min_score": 1.5}, {"since": "yesterday"},
+    {"since": "2026-03-05", "until": "2026-03-01"}, {"min_score": 0.9, "max_score": 0.1},
+    {"run": 0}, {"q": "x" * 201}, {"unknown": 1},
+]
+
+
+def test_bad_parameters_are_422(corpus):
+    for params in BAD_PARAMETERS:
+        assert corpus.client.get("/api/pairs", params=params).status_code == 422, params
+        assert corpus.client.get("/pairs", params=params).status_code == 422, params
+    for path in ("/api/runs/0/precision", "/api/runs/x/labels", "/api/alignment-runs?limit=0",
+                 "/api/articles/99999999999", f"/api/runs/{corpus.run}/labels?format=xml",
+                 f"/api/runs/{corpus.run}/review/sample?size=51"):
+        assert corpus.client.get(path).status_code == 422, path
+
+
+def test_labels_need_the_token_and_give_precision(corpus):
+    url = f"/api/runs/{corpus.run}/labels"
+    body = {"pair_id": corpus.pairs["rossi"], "correct": True}
+    assert corpus.client.post(url, json=body).status_code == 401
+    assert corpus.client.post(url, json=body, headers=_auth("wrong")).status_code == 401
+    first = corpus.client.post(url, json=body, headers=_auth())
+    assert first.status_code == 200 and first.json()["right"] == 1
+    wrong = {"pair_id": corpus.pairs["council"], "correct": False}
+    result = corpus.client.post(url, json=wrong, headers=_auth()).json()
+    assert (result["right"], result["wrong"], result["estimate"]) == (1, 1, 0.5)
+    assert result["low"] == pytest.approx(0.0945, abs=1e-4)
+    assert result["high"] == pytest.approx(0.9055, abs=1e-4)
+    # Changing a verdict replaces it; a pair of another run is not this run's.
+    again = corpus.client.post(url, json={**wrong, "correct": True}, headers=_auth()).json()
+    assert (again["right"], again["wrong"]) == (2, 0)
+    foreign = {"pair_id": _pair_ids(corpus.store, corpus.other_run).popitem()[1], "correct": True}
+    assert corpus.client.post(url, json=foreign, headers=_auth()).status_code == 404
+    assert corpus.client.post("/api/runs/999/labels", json=body, headers=_auth()).status_code == 404
+    sample = corpus.client.get(f"/api/runs/{corpus.run}/review/sample", params={"size": 50}).json()
+    assert [p["id"] for p in sample] == [corpus.pairs["xss"]]
+    exported = corpus.client.get(url).json()
+    assert [(e["pair_id"], e["correct"]) for e in exported] == [
+        (corpus.pairs["rossi"], True), (corpus.pairs["council"], True)]
+    rows = list(csv.DictReader(io.StringIO(corpus.client.get(url, params={"format": "csv"}).text)))
+    assert rows[0]["input"].startswith("Mayor Rossi") and rows[1]["correct"] == "1"
+
+
+def test_writes_are_off_without_a_token(corpus, tmp_path):
+    settings = load_settings(data_dir=tmp_path / "other")
+    client = TestClient(create_app(settings, token="", store=corpus.store))
+    response = client.post(f"/api/runs/{corpus.run}/labels", headers=_auth(""),
+                           json={"pair_id": corpus.pairs["rossi"], "correct": True})
+    assert response.status_code == 403
+
+
+def test_pages_render_with_security_headers(corpus):
+    for path in ("/", "/crawl", "/runs", "/pairs", "/review", "/api/overview", "/openapi.json"):
+        response = corpus.client.get(path, follow_redirects=True)
+        assert response.status_code == 200, path
+        assert "script-src 'self'" in response.headers["content-security-policy"]
+        assert response.headers["x-content-type-options"] == "nosniff"
+    assert corpus.client.get("/review", follow_redirects=False).headers["location"] == \
+        f"/review/{corpus.other_run}"
+    assert corpus.client.get("/review/999").status_code == 404
+    assert corpus.client.get("/docs").status_code == 404  # Swagger UI would need a CDN
+    assert corpus.client.get("/articles/999").status_code == 404
+
+
+def test_pages_escape_crawled_text(corpus):
+    article = corpus.client.get(f"/articles/{corpus.xss_article}").text
+    pairs = corpus.client.get("/pairs", params={"outlet": "outlet-x"}).text
+    review = corpus.client.get(f"/review/{corpus.run}").text
+    for page in (article, pairs, review):
+        assert "<script>window" not in page and "<img src=x" not in page
+    assert "&lt;script&gt;window.__xss=1&lt;/script&gt;" in article
+    assert 'href="javascript:' not in article and 'href="javascript:' not in pairs
+    assert "&lt;img" in pairs and "onerror=&#34;window.__xss=2&#34;&gt;" in pairs
+    overview = corpus.client.get("/").text
+    assert "</script><script" not in overview
+
+
+def test_index_stats_on_elasticsearch(corpus, opensearch_api_url, tmp_path):
+    settings = load_settings(data_dir=tmp_path / "es", index={
+        "backend": "elasticsearch", "url": opensearch_api_url, "compatible_media_types": False,
+        "prefix": f"dash{uuid.uuid4().hex[:8]}"})
+    fill_index(corpus.store, open_index(settings), 100)
+    client = TestClient(create_app(settings, token=TOKEN, store=corpus.store))
+    index = client.get("/api/index").json()
+    assert index["backend"] == "elasticsearch" and index["not_indexed"] == 0
+    assert index["stats"]["total"] == 6
+    assert index["stats"]["by_language"] == {"en": 5, "fr": 1}
+    assert index["stats"]["by_day"] == {"2026-03-02": 2, "2026-03-03": 3, "2026-03-05": 1}
+    assert 'id="indexed-sentences">6<' in client.get("/crawl").text
+
+
+def test_unreachable_index_is_reported_not_raised(corpus, tmp_path):
+    settings = load_settings(data_dir=tmp_path / "down", index={
+        "backend": "elasticsearch", "url": "http://127.0.0.1:9", "request_timeout": 2})
+    client = TestClient(create_app(settings, token=TOKEN, store=corpus.store))
+    index = client.get("/api/index").json()
+    assert index["stats"] is None and "cannot reach Elasticsearch" in index["error"]
+    page = client.get("/crawl")
+    assert page.status_code == 200 and "cannot reach Elasticsearch" in page.text
+
+
+def test_plotly_is_served_from_the_wheel(corpus):
+    response = corpus.client.get("/static/plotly.min.js")
+    assert response.status_code == 200 and len(response.content) > 1_000_000
+    assert b"plotly.js" in response.content[:2000]
+    assert "/static/plotly.min.js" in corpus.client.get("/").text

@@ -1,0 +1,46 @@
+"""The dashboard's pure parts: Wilson interval, word diff, CSV cells, safe links."""
+
+from __future__ import annotations
+
+import pytest
+
+from dashboard.precision import precision_of, wilson_interval
+from dashboard.review import _cell
+from dashboard.runs import safe_link
+from dashboard.textdiff import diff_sides
+
+
+@pytest.mark.parametrize(("right", "total", "low", "high"), [
+    (8, 10, 0.4902, 0.9433),
+    (0, 10, 0.0, 0.2775),
+    (10, 10, 0.7225, 1.0),
+    (50, 100, 0.4038, 0.5962),
+])
+def test_wilson_interval_matches_published_values(right, total, low, high):
+    got_low, got_high = wilson_interval(right, total)
+    assert (got_low, got_high) == (pytest.approx(low, abs=1e-4), pytest.approx(high, abs=1e-4))
+
+
+def test_precision_is_undefined_until_something_is_labeled():
+    empty = precision_of(0, 0)
+    assert (empty.estimate, empty.low, empty.high, empty.labeled) == (None, None, None, 0)
+    some = precision_of(3, 1)
+    assert some.estimate == 0.75 and some.low < 0.75 < some.high and some.labeled == 4
+    with pytest.raises(ValueError):
+        wilson_interval(3, 2)
+
+
+def test_diff_marks_words_missing_from_the_other_side():
+    left, right = diff_sides("Mayor Rossi approved the budget.", "Rossi signed off the budget.")
+    assert [s.text for s in left if s.changed] == ["Mayor", "approved"]
+    assert [s.text for s in right if s.changed] == ["signed off"]
+    assert "".join(s.text for s in left) == "Mayor Rossi approved the budget."
+    same, other = diff_sides("The Budget.", "the budget.")
+    assert not any(s.changed for s in same + other)
+
+
+def test_csv_cells_never_start_a_formula_and_links_are_plain_http():
+    assert _cell("=HYPERLINK(1)") == "'=HYPERLINK(1)" and _cell("-2 dead") == "'-2 dead"
+    assert _cell("Rossi won.") == "Rossi won."
+    assert safe_link("https://news.test/a") == "https://news.test/a"
+    assert safe_link("javascript:alert(1)") is None and safe_link("data:text/html,x") is None
