@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,6 +19,17 @@ class Page(NamedTuple):
     headers: dict[str, str]
     body: bytes
     wait: float = 0.0
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    # Room for every connection a crawler opens at once (the default backlog is 5).
+    request_queue_size = 256
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """Quiet about clients that drop their connection (keep-alive closed at the end)."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 @contextmanager
@@ -45,8 +57,7 @@ def serve_pages(build: Callable[[str], dict[str, Page]]) -> Iterator[str]:
         def log_message(self, format: str, *args: object) -> None:
             """Quiet: the crawler logs what it fetched."""
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    server = _Server(("127.0.0.1", 0), Handler)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     pages.update(build(base))
     Thread(target=server.serve_forever, daemon=True).start()
