@@ -11,6 +11,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from threading import Thread
 from typing import NamedTuple
 
+from parawire.config import Settings
+
 
 class Page(NamedTuple):
     """One answer of the server: status, headers, body, and seconds to wait first."""
@@ -66,3 +68,12 @@ def serve_pages(build: Callable[[str], dict[str, Page]]) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def loopback_settings(settings: Settings) -> Settings:
+    """The settings with politeness off: no robots.txt, no AutoThrottle, many requests at once
+    (for servers on 127.0.0.1 only)."""
+    crawl = settings.crawl.model_copy(update={
+        "obey_robots": False, "autothrottle": False, "concurrent_requests": 32,
+        "concurrent_per_domain": 32, "retry_times": 0})
+    return settings.model_copy(update={"crawl": crawl})

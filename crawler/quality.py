@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 from crawler.language import detect_language
-from crawler.loopback import Page, serve_pages
+from crawler.loopback import Page, loopback_settings, serve_pages
 from crawler.runner import CrawlScope, run_crawl
 from parawire.config import Settings
 from parawire.stages import store_of
@@ -83,15 +83,6 @@ def sources_toml(base: str, languages: Iterable[str]) -> str:
         f'[[outlet]]\nname = "{OUTLET}-{language}"\nlanguage = "{language}"\n'
         f'domains = ["127.0.0.1"]\n[[outlet.sections]]\nurl = "{base}/index-{language}.html"\n'
         f"article_pattern = '^{re.escape(base)}/[0-9a-f]{{12}}/'\n\n" for language in languages)
-
-
-def loopback_settings(settings: Settings) -> Settings:
-    """The settings with politeness off: no robots.txt, no AutoThrottle, many requests at once
-    (for servers on 127.0.0.1 only)."""
-    crawl = settings.crawl.model_copy(update={
-        "obey_robots": False, "autothrottle": False, "concurrent_requests": 32,
-        "concurrent_per_domain": 32, "retry_times": 0})
-    return settings.model_copy(update={"crawl": crawl})
 
 
 @dataclass(frozen=True, slots=True)
