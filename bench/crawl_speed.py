@@ -7,11 +7,13 @@ since 1995) into a fresh SQLite store; pages/s counts the article pages the spid
 over the crawl's own time (spider open to close) and over the whole run (with the crawler
 process's start). The baselines extract the same article pages in one plain loop in this
 process: trafilatura.extract with its defaults, and crawler.extraction.extract (the
-spider's extraction: trafilatura with metadata, dates and the language check).
+spider's extraction: trafilatura with metadata, dates and the language check). The load
+average is printed too: on a shared machine every figure moves with it, the ratios less.
 """
 
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from collections.abc import Callable
@@ -74,6 +76,8 @@ def main() -> None:
     plain = loop_rate(pages, lambda html, url: trafilatura.extract(html, url=url))
     spider_extract = loop_rate(pages, lambda html, url: extract(html, url, today))
     report("crawl_speed", {
+        "cpus": os.cpu_count(),
+        "load_average_1min": round(os.getloadavg()[0], 1),
         "article_pages": len(pages),
         **crawl,
         "pages_per_second": round(crawl_rate, 1),
