@@ -44,10 +44,13 @@ def extract(html: str, url: str, today: date, oldest: date = date(1995, 1, 1)) -
     """The article on a page, or None when trafilatura finds no main text.
 
     The date comes from the page's structured metadata first, then from the URL; a date
-    in the future or before `oldest` is not taken.
+    in the future or before `oldest` is not taken. Trafilatura runs without its fallback
+    extractors (readability, jusText): on 181 real news pages (bench/extraction_quality.py)
+    that is twice as fast for the same token F1.
     """
     doc = trafilatura.bare_extraction(
         html, url=url, with_metadata=True, include_comments=False, include_tables=False,
+        fast=True,
         date_extraction_params={"extensive_search": False, "original_date": True,
                                 "deferred_url_extractor": True,
                                 "min_date": oldest.isoformat(), "max_date": today.isoformat()},

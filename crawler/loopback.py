@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from threading import Thread
 from typing import NamedTuple
+
+from parawire.config import Settings
 
 
 class Page(NamedTuple):
@@ -18,6 +21,17 @@ class Page(NamedTuple):
     headers: dict[str, str]
     body: bytes
     wait: float = 0.0
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    # Room for every connection a crawler opens at once (the default backlog is 5).
+    request_queue_size = 256
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """Quiet about clients that drop their connection (keep-alive closed at the end)."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 @contextmanager
@@ -45,8 +59,7 @@ def serve_pages(build: Callable[[str], dict[str, Page]]) -> Iterator[str]:
         def log_message(self, format: str, *args: object) -> None:
             """Quiet: the crawler logs what it fetched."""
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    server = _Server(("127.0.0.1", 0), Handler)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     pages.update(build(base))
     Thread(target=server.serve_forever, daemon=True).start()
@@ -55,3 +68,12 @@ def serve_pages(build: Callable[[str], dict[str, Page]]) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def loopback_settings(settings: Settings) -> Settings:
+    """The settings with politeness off: no robots.txt, no AutoThrottle, many requests at once
+    (for servers on 127.0.0.1 only)."""
+    crawl = settings.crawl.model_copy(update={
+        "obey_robots": False, "autothrottle": False, "concurrent_requests": 32,
+        "concurrent_per_domain": 32, "retry_times": 0})
+    return settings.model_copy(update={"crawl": crawl})

@@ -41,6 +41,8 @@ def _counts(stats: dict[str, Any]) -> dict[str, int]:
     counts = {key.removeprefix("parawire/"): int(value) for key, value in stats.items()
               if key.startswith("parawire/")}
     counts["pages_downloaded"] = int(stats.get("downloader/response_count", 0))
+    # The crawl's own time, from the spider's opening to its closing (no process start).
+    counts["elapsed_ms"] = int(1000 * stats.get("elapsed_time_seconds", 0))
     for source, name in (("retry/count", "retries"), ("offsite/filtered", "skipped/offsite")):
         if stats.get(source):
             counts[name] = counts.get(name, 0) + int(stats[source])

@@ -230,15 +230,38 @@ def serve(ctx: click.Context, host: str | None, port: int | None) -> None:
                 log_level="info")
 
 
+@main.command()
+@click.option("--day", type=click.DateTime(["%Y-%m-%d"]),
+              help="Crawl this day and the day before (default: today, UTC).")
+@click.pass_context
+def daily(ctx: click.Context, day: datetime | None) -> None:
+    """Run the daily job once: crawl each outlet, then annotate, index and align those days."""
+    from parawire import pipeline
+
+    _echo(pipeline.daily(_settings(ctx), day.date() if day else _today()))
+
+
+def _exec_celery(settings: Settings, command: str, celery_args: tuple[str, ...]) -> None:
+    if not settings.broker.url:
+        raise ParawireError("broker.url is empty: set it (e.g. redis://127.0.0.1:6379/0)")
+    if settings.config_file:
+        os.environ["PARAWIRE_CONFIG"] = settings.config_file
+    argv = [sys.executable, "-m", "celery", "-A", "parawire.tasks", command, *celery_args]
+    os.execv(sys.executable, argv)
+
+
 @main.command(context_settings={"ignore_unknown_options": True})
 @click.argument("celery_args", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
 def worker(ctx: click.Context, celery_args: tuple[str, ...]) -> None:
     """Start a Celery worker for the configured broker (extra arguments go to celery)."""
-    settings = _settings(ctx)
-    if not settings.broker.url:
-        raise ParawireError("broker.url is empty: set it (e.g. redis://127.0.0.1:6379/0)")
-    if settings.config_file:
-        os.environ["PARAWIRE_CONFIG"] = settings.config_file
-    argv = [sys.executable, "-m", "celery", "-A", "parawire.tasks", "worker", *celery_args]
-    os.execv(sys.executable, argv)
+    _exec_celery(_settings(ctx), "worker", celery_args)
+
+
+@main.command(context_settings={"ignore_unknown_options": True})
+@click.argument("celery_args", nargs=-1, type=click.UNPROCESSED)
+@click.pass_context
+def beat(ctx: click.Context, celery_args: tuple[str, ...]) -> None:
+    """Start Celery beat: the daily job at crawl.daily_hour:daily_minute UTC, run by workers
+    (extra arguments go to celery, e.g. --schedule FILE)."""
+    _exec_celery(_settings(ctx), "beat", celery_args)

@@ -8,7 +8,6 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from celery import chord
 from tqdm import tqdm
 
 from aligner import AlignParams, DatasetOptions, finish_run, start_run
@@ -48,11 +47,9 @@ def align(settings: Settings, params: AlignParams) -> dict:
     assert run.id is not None
     if not pending:
         return {"run_id": run.id, **finish_run(store, run.id, [])}
-    size = settings.align.batch_size
-    batches = [pending[i:i + size] for i in range(0, len(pending), size)]
-    header = [tasks.align_batch_task.s(run.id, params.to_json(), batch) for batch in batches]
+    workflow = tasks.alignment_chord(run.id, params, pending, settings.align.batch_size)
     with _RunProgress(store, run.id, len(pending)):
-        counts = _wait(chord(header)(tasks.finish_alignment_task.s(run.id)))
+        counts = _wait(workflow.apply_async())
     return {"run_id": run.id, **counts}
 
 
@@ -91,6 +88,21 @@ def export(settings: Settings, run_id: int | None = None, out: Path | None = Non
     tasks.configure(settings)
     return _wait(tasks.export_task.delay(run_id, str(out) if out else None, fmt,
                                          asdict(options) if options else None))
+
+
+def daily(settings: Settings, day: date) -> dict:
+    """The daily job for `day` (crawl per outlet → annotate → index → align), as tasks;
+    returns the crawl runs it made and the alignment's counts."""
+    from crawler import load_sources, sources_path
+
+    tasks.configure(settings)
+    outlets = len(load_sources(sources_path(settings)).outlets)
+    store = stages.store_of(settings)
+    before = max((run.id or 0 for run in store.crawl_runs(limit=1)), default=0)
+    align = _wait(tasks.daily_task.delay(day.isoformat()))
+    crawls = [{"run_id": run.id, "outlets": run.parameters.get("outlets"), **run.counts}
+              for run in reversed(store.crawl_runs(limit=outlets)) if (run.id or 0) > before]
+    return {"crawl": crawls, "align": align}
 
 
 def run_all(settings: Settings, since: date, until: date, params: AlignParams,

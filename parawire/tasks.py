@@ -1,20 +1,25 @@
 """The Celery app: each stage is a task; eager in process unless a broker is configured.
 
-Workers: `celery -A parawire.tasks worker` (settings from PARAWIRE_* and PARAWIRE_CONFIG).
+Workers: `celery -A parawire.tasks worker` (settings from PARAWIRE_* and PARAWIRE_CONFIG);
+the daily crawl: `celery -A parawire.tasks beat` (`parawire beat`).
 """
 
 from __future__ import annotations
 
 import threading
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from celery import Celery
+from celery import Celery, Signature, chain, chord
+from celery.result import allow_join_result
+from celery.schedules import crontab
 
-from aligner import AlignParams, DatasetOptions, finish_run
+from aligner import AlignParams, DatasetOptions, finish_run, start_run
 from parawire import stages
 from parawire.config import Settings, load_settings
+
+DAILY_TASK = "parawire.daily"
 
 app = Celery("parawire")
 _settings: Settings | None = None
@@ -43,7 +48,16 @@ def configure(settings: Settings) -> None:
         broker_connection_retry_on_startup=True,
         broker_transport_options={"visibility_timeout": settings.broker.visibility_timeout},
         result_backend_transport_options={"visibility_timeout": settings.broker.visibility_timeout},
+        timezone="UTC",
+        enable_utc=True,
+        beat_schedule=beat_schedule(settings),
     )
+
+
+def beat_schedule(settings: Settings) -> dict[str, dict[str, Any]]:
+    """Celery beat's schedule: the daily crawl at crawl.daily_hour:daily_minute UTC."""
+    return {"daily-crawl": {"task": DAILY_TASK, "schedule": crontab(
+        hour=settings.crawl.daily_hour, minute=settings.crawl.daily_minute)}}
 
 
 def _drop_connections() -> None:
@@ -95,6 +109,54 @@ def align_batch_task(run_id: int, params: dict[str, Any], reference_ids: list[in
 def finish_alignment_task(batch_counts: list[dict[str, int]], run_id: int) -> dict[str, int]:
     """Chord callback: closes an alignment run with its counts."""
     return finish_run(stages.store_of(settings()), run_id, batch_counts)
+
+
+def _replace(task: Any, workflow: Signature) -> Any:
+    """Replace a task by a workflow. On a worker the workflow is sent and the task ends;
+    in eager mode it runs here, and its chords may wait on their own header's results."""
+    with allow_join_result():
+        return task.replace(workflow)
+
+
+def alignment_chord(run_id: int, params: AlignParams, pending: list[int],
+                    batch_size: int) -> Signature:
+    """The pending references of a run as a chord of batch tasks closed by finish_alignment."""
+    header = [align_batch_task.s(run_id, params.to_json(), pending[i:i + batch_size])
+              for i in range(0, len(pending), batch_size)]
+    return chord(header, finish_alignment_task.s(run_id))
+
+
+@app.task(name="parawire.align_dates", bind=True)
+def align_dates_task(self: Any, since: str, until: str) -> dict[str, int]:
+    """Align the references published in [since, until], resuming that window's run."""
+    params = AlignParams.from_config(settings().align, since=date.fromisoformat(since),
+                                     until=date.fromisoformat(until))
+    store = stages.store_of(settings())
+    run, pending = start_run(store, params)
+    assert run.id is not None
+    if not pending:
+        return finish_run(store, run.id, [])
+    return _replace(self, alignment_chord(run.id, params, pending, settings().align.batch_size))
+
+
+def daily_workflow(config: Settings, day: date) -> Signature:
+    """The daily crawl of `day` and the day before: one crawl task per outlet of the
+    sources file, then annotate → index → align for those dates."""
+    from crawler import load_sources, sources_path
+
+    path = sources_path(config)
+    since, until = (day - timedelta(days=1)).isoformat(), day.isoformat()
+    crawls = [crawl_task.si(since, until, str(path), {"outlets": [outlet.name]})
+              for outlet in load_sources(path).outlets]
+    return chord(crawls, chain(annotate_task.si(), index_task.si(),
+                               align_dates_task.si(since, until)))
+
+
+@app.task(name=DAILY_TASK, bind=True)
+def daily_task(self: Any, day: str | None = None) -> Any:
+    """Celery beat's daily crawl (of yesterday and today, UTC, unless `day` is given)."""
+    when = date.fromisoformat(day) if day else datetime.now(UTC).date()
+    return _replace(self, daily_workflow(settings(), when))
 
 
 @app.task(name="parawire.export")

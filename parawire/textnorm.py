@@ -6,6 +6,8 @@ import hashlib
 import re
 import unicodedata
 
+import numpy as np
+
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
@@ -22,18 +24,18 @@ def verbatim_key(text: str) -> str:
 
 SIMHASH_BITS = 64
 SIMHASH_BANDS = 8
+_BIT_POSITIONS = np.arange(SIMHASH_BITS, dtype=np.uint64)
 
 
 def simhash(text: str, shingle: int = 3) -> int:
     """64-bit SimHash of a text's word shingles; near-identical texts differ in few bits."""
     tokens = words(text)
     grams = [" ".join(tokens[i:i + shingle]) for i in range(max(1, len(tokens) - shingle + 1))]
-    weights = [0] * SIMHASH_BITS
-    for gram in grams:
-        value = int.from_bytes(hashlib.blake2b(gram.encode("utf-8"), digest_size=8).digest(), "big")
-        for bit in range(SIMHASH_BITS):
-            weights[bit] += 1 if value >> bit & 1 else -1
-    return sum(1 << bit for bit in range(SIMHASH_BITS) if weights[bit] > 0)
+    hashes = np.frombuffer(b"".join(hashlib.blake2b(gram.encode("utf-8"), digest_size=8).digest()
+                                    for gram in grams), dtype=">u8")
+    # Each bit's weight: +1 for every shingle hash with the bit set, -1 for the others.
+    set_bits = ((hashes[:, None] >> _BIT_POSITIONS) & np.uint64(1)).sum(axis=0)
+    return sum(1 << bit for bit in range(SIMHASH_BITS) if 2 * int(set_bits[bit]) > len(grams))
 
 
 def simhash_bands(value: int) -> list[int]:

@@ -55,6 +55,8 @@ def test_demo_mines_cross_outlet_pairs_and_is_idempotent(tmp_path):
     (["crawl", "--sources", "/nonexistent.toml"], {}, "sources file not found"),
     (["crawl", "--since", "2026-03-09", "--until", "2026-03-01"], {}, "is after --until"),
     (["export"], {}, "no alignment run to export"),
+    (["beat"], {}, "broker.url is empty"),
+    (["daily"], {"PARAWIRE_CRAWL__SOURCES": "/nonexistent.toml"}, "sources file not found"),
     (["--config", "/nonexistent.toml", "status"], {}, "config file not found"),
     (["status"], {"PARAWIRE_STORE__URL": "postgresql+psycopg://x@127.0.0.1:9/none"},
      "cannot reach the store"),

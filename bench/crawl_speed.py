@@ -1,0 +1,100 @@
+"""Crawl speed: the demo site plus 181 real news pages, served on 127.0.0.1.
+
+    .venv/bin/python bench/crawl_speed.py
+
+One crawl run through the news spider (politeness off for loopback, all topics, every date
+since 1995) into a fresh SQLite store; pages/s counts the article pages the spider fetched
+over the crawl's own time (spider open to close) and over the whole run (with the crawler
+process's start). The baselines extract the same article pages in one plain loop in this
+process, before and after the crawl (their mean rate counts): trafilatura.extract with its
+defaults, and crawler.extraction.extract (the spider's extraction: trafilatura with
+metadata, dates and the language check). The load average is printed too: on a shared
+machine every figure moves with it, the ratios less.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import trafilatura
+from common import SHARED_DATA, report
+
+from crawler import CrawlScope, extract, run_crawl
+from crawler.loopback import loopback_settings, serve_pages
+from crawler.quality import by_language, load_saved_pages, mirror_site
+from crawler.quality import sources_toml as saved_sources
+from demo import build_site, load_articles, serve_demo
+from demo import sources_toml as demo_sources
+from parawire.config import load_settings
+
+
+def article_pages() -> list[tuple[str, str]]:
+    """(url, html) of every article page the crawl fetches: the demo's and the saved ones."""
+    demo_site = build_site("http://127.0.0.1")
+    demo = [(f"http://127.0.0.1{a.path}", demo_site[a.path][1].decode("utf-8"))
+            for a in load_articles()]
+    saved = [(page.url, page.html.decode("utf-8"))
+             for page in load_saved_pages(SHARED_DATA / "extraction")]
+    return demo + saved
+
+
+def loop_rate(pages: list[tuple[str, str]], extractor: Callable[[str, str], object]) -> float:
+    """Pages per second of one plain loop over the pages."""
+    started = time.perf_counter()
+    for url, html in pages:
+        extractor(html, url)
+    return len(pages) / (time.perf_counter() - started)
+
+
+def crawl_once() -> dict:
+    """Crawl both loopback sites in one run; returns its counts and timings."""
+    settings = loopback_settings(
+        load_settings(data_dir=Path(tempfile.mkdtemp(prefix="parawire-bench-"))))
+    groups = by_language(load_saved_pages(SHARED_DATA / "extraction"))
+    sources = settings.data_dir / "sources.toml"
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    with serve_demo() as demo_base, serve_pages(mirror_site(groups)) as saved_base:
+        sources.write_text(demo_sources(demo_base) + "\n" + saved_sources(saved_base, groups))
+        started = time.perf_counter()
+        counts = run_crawl(settings, date(1995, 1, 1), datetime.now(UTC).date(), sources,
+                           CrawlScope(all_topics=True))
+        wall = time.perf_counter() - started
+    return {"counts": {k: v for k, v in counts.items() if k not in {"run_id", "log"}},
+            "crawl_seconds": counts["elapsed_ms"] / 1000, "run_seconds": round(wall, 2)}
+
+
+def main() -> None:
+    pages = article_pages()
+    today = datetime.now(UTC).date()
+    loops: dict[str, Callable[[str, str], object]] = {
+        "plain": lambda html, url: trafilatura.extract(html, url=url),
+        "spider": lambda html, url: extract(html, url, today)}
+    # Each loop runs before and after the crawl, and counts at its mean rate: the load of a
+    # shared machine changes in between.
+    before = {name: loop_rate(pages, fn) for name, fn in loops.items()}
+    crawl = crawl_once()
+    plain, spider_extract = ((before[name] + loop_rate(pages, fn)) / 2
+                             for name, fn in loops.items())
+    fetched = crawl["counts"]["fetched"]
+    crawl_rate = fetched / crawl["crawl_seconds"]
+    report("crawl_speed", {
+        "cpus": os.cpu_count(),
+        "load_average_1min": round(os.getloadavg()[0], 1),
+        "article_pages": len(pages),
+        **crawl,
+        "pages_per_second": round(crawl_rate, 1),
+        "pages_per_second_with_process_start": round(fetched / crawl["run_seconds"], 1),
+        "trafilatura_loop_pages_per_second": round(plain, 1),
+        "spider_extraction_loop_pages_per_second": round(spider_extract, 1),
+        "ratio_to_trafilatura_loop": round(crawl_rate / plain, 2),
+        "ratio_to_spider_extraction_loop": round(crawl_rate / spider_extract, 2),
+    })
+
+
+if __name__ == "__main__":
+    main()

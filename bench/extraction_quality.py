@@ -1,0 +1,35 @@
+"""Extraction quality on 181 real news pages with their expected body text.
+
+    .venv/bin/python bench/extraction_quality.py
+
+Serves ../shared/data/extraction on 127.0.0.1, crawls it through the news spider (one
+outlet per language, all topics, every date since 1995), and scores each stored body text
+against the expected one by token precision, recall and F1: the mean per page (pages the
+crawl did not store count as empty text) and micro figures over all tokens, for all pages
+and for the stored ones only.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+from common import SHARED_DATA, report
+
+from crawler.quality import crawl_and_score, load_saved_pages
+from parawire.config import load_settings
+
+
+def main() -> None:
+    pages = load_saved_pages(SHARED_DATA / "extraction")
+    settings = load_settings(data_dir=Path(tempfile.mkdtemp(prefix="parawire-bench-")))
+    started = time.perf_counter()
+    result = crawl_and_score(settings, pages)
+    counts = {k: v for k, v in result.pop("counts").items() if k not in {"run_id", "log"}}
+    report("extraction_quality", {"seconds": round(time.perf_counter() - started, 1),
+                                  "crawl": counts, **result})
+
+
+if __name__ == "__main__":
+    main()

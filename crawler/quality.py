@@ -1,0 +1,165 @@
+"""Extraction quality: saved article pages served on 127.0.0.1, crawled through the spider,
+and the stored body text scored against the expected text by token precision and recall."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from html import escape
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+from crawler.language import detect_language
+from crawler.loopback import Page, loopback_settings, serve_pages
+from crawler.runner import CrawlScope, run_crawl
+from parawire.config import Settings
+from parawire.stages import store_of
+
+OUTLET = "saved-pages"
+HTML = "text/html; charset=utf-8"
+_WORD = re.compile(r"\w+")
+
+
+@dataclass(frozen=True, slots=True)
+class SavedPage:
+    """One saved article page and the body text it should yield."""
+
+    key: str
+    url: str  # where the page was saved from
+    html: bytes
+    expected: str
+
+    @property
+    def path(self) -> str:
+        """Its path on the loopback server: a short key, then the original URL's path, so
+        that dates in the original URL are still there to be found."""
+        return f"/{self.key[:12]}{quote(urlsplit(self.url).path or '/', safe='/-._~')}"
+
+
+def load_saved_pages(folder: Path) -> list[SavedPage]:
+    """Pages of a folder holding html/<key>.html.gz and ground-truth.json (key →
+    {"url", "articleBody"}), in key order."""
+    truth = json.loads((folder / "ground-truth.json").read_text(encoding="utf-8"))
+    return [SavedPage(key, entry["url"], gzip.decompress(
+                (folder / "html" / f"{key}.html.gz").read_bytes()), entry["articleBody"])
+            for key, entry in sorted(truth.items())]
+
+
+def by_language(pages: Iterable[SavedPage]) -> dict[str, list[SavedPage]]:
+    """The pages grouped by the language of their expected text, as an operator would list
+    outlets by the language they publish in."""
+    groups: dict[str, list[SavedPage]] = {}
+    for page in pages:
+        groups.setdefault(detect_language(page.expected), []).append(page)
+    return dict(sorted(groups.items()))
+
+
+def mirror_site(groups: dict[str, list[SavedPage]]) -> Callable[[str], dict[str, Page]]:
+    """A loopback site serving the pages and, per language, a section page
+    (/index-<language>.html) linking each page in that language."""
+
+    def build(base: str) -> dict[str, Page]:
+        served: dict[str, Page] = {}
+        for language, pages in groups.items():
+            links = "".join(f'<li><a href="{escape(page.path)}">{page.key}</a></li>'
+                            for page in pages)
+            served[f"/index-{language}.html"] = Page(
+                200, {"Content-Type": HTML}, f"<html><body><ul>{links}</ul></body></html>".encode())
+            served.update({page.path: Page(200, {"Content-Type": HTML}, page.html)
+                           for page in pages})
+        return served
+
+    return build
+
+
+def sources_toml(base: str, languages: Iterable[str]) -> str:
+    """A sources file with one outlet per language, each listing its pages on a section page."""
+    return "".join(
+        f'[[outlet]]\nname = "{OUTLET}-{language}"\nlanguage = "{language}"\n'
+        f'domains = ["127.0.0.1"]\n[[outlet.sections]]\nurl = "{base}/index-{language}.html"\n'
+        f"article_pattern = '^{re.escape(base)}/[0-9a-f]{{12}}/'\n\n" for language in languages)
+
+
+@dataclass(frozen=True, slots=True)
+class Overlap:
+    """Tokens shared by the extracted and the expected text, and each one's token count."""
+
+    common: int
+    extracted: int
+    expected: int
+
+    @property
+    def precision(self) -> float:
+        """Share of extracted tokens that are expected (nothing extracted: 0, unless nothing
+        was expected either)."""
+        if not self.extracted:
+            return 0.0 if self.expected else 1.0
+        return self.common / self.extracted
+
+    @property
+    def recall(self) -> float:
+        """Share of expected tokens that were extracted."""
+        return self.common / self.expected if self.expected else 1.0
+
+    @property
+    def f1(self) -> float:
+        """Harmonic mean of precision and recall."""
+        total = self.precision + self.recall
+        return 2 * self.precision * self.recall / total if total else 0.0
+
+
+def tokens(text: str) -> Counter[str]:
+    """Lower-cased word tokens of a text, with their counts."""
+    return Counter(_WORD.findall(text.lower()))
+
+
+def overlap(extracted: str, expected: str) -> Overlap:
+    """Token overlap of an extracted text with the expected one (tokens as multisets)."""
+    got, want = tokens(extracted), tokens(expected)
+    return Overlap(sum((got & want).values()), sum(got.values()), sum(want.values()))
+
+
+def summarise(overlaps: list[Overlap]) -> dict[str, float]:
+    """Mean precision, recall and F1 per page, and micro figures over all tokens."""
+    n = len(overlaps) or 1
+    total = Overlap(sum(o.common for o in overlaps), sum(o.extracted for o in overlaps),
+                    sum(o.expected for o in overlaps))
+    figures = {"precision": sum(o.precision for o in overlaps) / n,
+               "recall": sum(o.recall for o in overlaps) / n,
+               "f1": sum(o.f1 for o in overlaps) / n,
+               "micro_precision": total.precision, "micro_recall": total.recall,
+               "micro_f1": total.f1}
+    return {"pages": len(overlaps), **{key: round(value, 4) for key, value in figures.items()}}
+
+
+def crawl_and_score(settings: Settings, pages: list[SavedPage],
+                    since: date = date(1995, 1, 1), until: date | None = None) -> dict:
+    """Serve the pages on 127.0.0.1, crawl them (all topics kept) into the settings' store,
+    and score each stored body text; pages the crawl did not store score as empty text.
+
+    The pages are listed under one outlet per language of their expected text. Returns the
+    crawl's counts, the scores over all pages and over the stored ones, and the pages
+    scored lowest.
+    """
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    sources = settings.data_dir / "saved-pages-sources.toml"
+    groups = by_language(pages)
+    with serve_pages(mirror_site(groups)) as base:
+        sources.write_text(sources_toml(base, groups), encoding="utf-8")
+        counts = run_crawl(loopback_settings(settings), since, until or datetime.now(UTC).date(), sources,
+                           CrawlScope(all_topics=True))
+        stored = {urlsplit(a.url).path: a.text for batch in
+                  store_of(settings).articles_to_annotate() for a in batch
+                  if a.source.startswith(OUTLET)}
+    scored = {page.path: overlap(stored.get(page.path, ""), page.expected) for page in pages}
+    worst = sorted(scored.items(), key=lambda item: item[1].f1)[:5]
+    return {"counts": counts,
+            "all_pages": summarise(list(scored.values())),
+            "stored_pages": summarise([o for path, o in scored.items() if path in stored]),
+            "lowest_f1": [{"path": path, "f1": round(o.f1, 3), "precision": round(o.precision, 3),
+                           "recall": round(o.recall, 3)} for path, o in worst]}

@@ -1,0 +1,48 @@
+"""Celery beat's schedule and the daily workflow come from the config and the sources file."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from parawire import tasks
+from parawire.config import load_settings
+
+SOURCES = """
+[[outlet]]
+name = "alpha"
+language = "en"
+domains = ["alpha.example"]
+feeds = ["https://alpha.example/feed.xml"]
+
+[[outlet]]
+name = "beta"
+language = "fr"
+domains = ["beta.example"]
+sitemaps = ["https://beta.example/sitemap.xml"]
+"""
+
+
+def test_beat_runs_the_daily_task_at_the_configured_time(monkeypatch, tmp_path):
+    monkeypatch.setenv("PARAWIRE_CRAWL__DAILY_HOUR", "5")
+    monkeypatch.setenv("PARAWIRE_CRAWL__DAILY_MINUTE", "30")
+    tasks.configure(load_settings())
+    entry = tasks.app.conf.beat_schedule["daily-crawl"]
+    assert entry["task"] == tasks.DAILY_TASK in tasks.app.tasks
+    assert (entry["schedule"].hour, entry["schedule"].minute) == ({5}, {30})
+    assert tasks.app.conf.timezone == "UTC"
+
+
+def test_daily_workflow_crawls_each_outlet_then_annotates_indexes_and_aligns(tmp_path):
+    sources = tmp_path / "sources.toml"
+    sources.write_text(SOURCES)
+    settings = load_settings(data_dir=tmp_path)
+    settings.crawl.sources = str(sources)
+    workflow = tasks.daily_workflow(settings, date(2026, 3, 9))
+    crawls, steps = workflow.tasks, workflow.body.tasks
+    assert [c.task for c in crawls] == ["parawire.crawl", "parawire.crawl"]
+    assert [c.args for c in crawls] == [
+        ("2026-03-08", "2026-03-09", str(sources), {"outlets": [name]})
+        for name in ("alpha", "beta")]
+    assert [s.task for s in steps] == ["parawire.annotate", "parawire.index",
+                                           "parawire.align_dates"]
+    assert steps[-1].args == ("2026-03-08", "2026-03-09")
