@@ -9,11 +9,14 @@ from parawire.config import Settings
 from parawire.errors import ParawireError
 
 
-def open_index(settings: Settings) -> SentenceIndex:
-    """The index the settings name: index.backend with index.path or index.url."""
+def open_index(settings: Settings, *, rebuild: bool = False) -> SentenceIndex:
+    """The index the settings name: index.backend with index.path or index.url.
+
+    `rebuild` lets a tantivy index start over even when an older schema is on disk.
+    """
     config = settings.index
     if config.backend == "tantivy":
-        return TantivyIndex(settings.index_path)
+        return TantivyIndex(settings.index_path, recreate=rebuild)
     if config.backend == "elasticsearch":
         return ElasticsearchIndex(
             config.url, config.prefix, compatible_media_types=config.compatible_media_types,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterable, Iterator
 from datetime import date
 from pathlib import Path
@@ -26,22 +27,33 @@ def _schema() -> tantivy.Schema:
     builder.add_text_field("text", tokenizer_name="default")
     builder.add_text_field("lemmas", tokenizer_name="default")
     for name in _RAW_FIELDS:
-        builder.add_text_field(name, tokenizer_name="raw", index_option="basic")
+        # Common nouns are also stored: the search checks their overlap on the few hits
+        # that hold every proper noun (see TantivyIndex.search).
+        builder.add_text_field(name, tokenizer_name="raw", index_option="basic",
+                               stored=name == "cn")
     return builder.build()
 
 
 class TantivyIndex:
     """A SentenceIndex on a tantivy directory (or in memory when path is None)."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, *, recreate: bool = False) -> None:
+        """Open (or create) the index; `recreate` starts over at `path`, whatever was there."""
         self.schema = _schema()
         try:
             if path is None:
                 self.index = tantivy.Index(self.schema)
             else:
+                if recreate and path.exists():
+                    shutil.rmtree(path)
                 path.mkdir(parents=True, exist_ok=True)
                 self.index = tantivy.Index(self.schema, path=str(path), reuse=True)
-        except (OSError, ValueError) as exc:
+        except ValueError as exc:
+            if "schema does not match" in str(exc):
+                raise ParawireError(f"the tantivy index at {path} has an older schema: "
+                                    "run `parawire index rebuild`") from None
+            raise ParawireError(f"cannot open the tantivy index at {path}: {exc}") from None
+        except OSError as exc:
             raise ParawireError(f"cannot open the tantivy index at {path}: {exc}") from None
         self._writer: tantivy.IndexWriter | None = None
 
@@ -98,15 +110,15 @@ class TantivyIndex:
             [(tantivy.Occur.Should, self._term("text", term)) for term in terms]
         )
 
-    def _constraints(self, q: HcsssQuery) -> list[tuple[tantivy.Occur, tantivy.Query]]:
+    def _constraints(self, q: HcsssQuery, *, common_nouns: bool = True
+                     ) -> list[tuple[tantivy.Occur, tantivy.Query]]:
         must = tantivy.Occur.Must
         clauses = [(must, self._term("pn", term)) for term in q.proper_nouns]
-        clauses.append(
-            (must, tantivy.Query.boolean_query(
+        if common_nouns:
+            clauses.append((must, tantivy.Query.boolean_query(
                 [(tantivy.Occur.Should, self._term("cn", term)) for term in q.common_nouns],
                 minimum_number_should_match=q.min_cn_matches,
-            ))
-        )
+            )))
         clauses.append((must, self._term("language", q.language)))
         if q.topic:
             clauses.append((must, self._term("topic", q.topic)))
@@ -119,16 +131,41 @@ class TantivyIndex:
             clauses.append((tantivy.Occur.MustNot, self._term("source", q.exclude_source)))
         return clauses
 
-    def search(self, query: HcsssQuery) -> list[Hit]:
-        """Hits of a HCSSS query: constraints score nothing, the text terms rank."""
+    def _ranked(self, query: HcsssQuery, *, common_nouns: bool) -> tantivy.Query:
+        """The constraints (scoring nothing) with the text terms ranking the hits."""
         filters = tantivy.Query.const_score_query(
-            tantivy.Query.boolean_query(self._constraints(query)), 0.0
+            tantivy.Query.boolean_query(self._constraints(query, common_nouns=common_nouns)),
+            0.0,
         )
         clauses = [(tantivy.Occur.Must, filters)]
         text = self._text_query(query.text_terms)
         if text is not None:
             clauses.append((tantivy.Occur.Should, text))
-        return self._hits(tantivy.Query.boolean_query(clauses), query.limit)
+        return tantivy.Query.boolean_query(clauses)
+
+    def search(self, query: HcsssQuery) -> list[Hit]:
+        """Hits of a HCSSS query: constraints score nothing, the text terms rank.
+
+        With proper nouns to require, the engine is asked without the common-noun group
+        (matching it walks every posting list of the reference's nouns, which grows with
+        the index) and the overlap is counted on the stored nouns of the few hits that hold
+        every name. When that first answer fills `limit`, hits may lie beyond it, so the
+        whole query goes to the engine instead: the hits are the same either way.
+        """
+        if not query.proper_nouns:
+            return self._hits(self._ranked(query, common_nouns=True), query.limit)
+        searcher = self.index.searcher()
+        named = searcher.search(self._ranked(query, common_nouns=False), query.limit,
+                                count=False).hits
+        if len(named) == query.limit:
+            return self._hits(self._ranked(query, common_nouns=True), query.limit)
+        wanted = set(query.common_nouns)
+        hits = []
+        for score, address in named:
+            doc = searcher.doc(address)
+            if len(wanted.intersection(doc.get_all("cn"))) >= query.min_cn_matches:
+                hits.append(Hit(sentence_id=int(doc.get_first("id")), score=float(score)))
+        return hits
 
     def score_of(self, sentence_id: int, text_terms: tuple[str, ...]) -> float:
         """BM25 of `text_terms` against one sentence."""

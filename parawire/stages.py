@@ -42,7 +42,7 @@ def annotate(settings: Settings) -> dict[str, int]:
 
 def index(settings: Settings, rebuild: bool = False) -> dict[str, int]:
     """Add sentences the index does not hold yet (all of them, after a clear, on rebuild)."""
-    store, target = store_of(settings), open_index(settings)
+    store, target = store_of(settings), open_index(settings, rebuild=rebuild)
     if rebuild:
         target.clear()
     return {"indexed": fill_index(store, target, settings.index.commit_every),

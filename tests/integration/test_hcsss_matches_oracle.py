@@ -1,5 +1,6 @@
 """On random corpora, the tantivy-backed HCSSS candidates equal brute-force Algorithm 1."""
 
+from dataclasses import replace
 from datetime import date, timedelta
 
 from hypothesis import HealthCheck, given, settings
@@ -72,3 +73,37 @@ def test_known_pair_is_found_and_own_article_is_not():
     hits = index.search(build_query(a, AlignParams()))
     assert [hit.sentence_id for hit in hits] == [2]
     assert hits[0].score > 0
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sentences=corpora(), params=params_strategy, limit=st.integers(1, 4))
+def test_a_limit_keeps_the_best_scored_hits(sentences, params, limit):
+    index = TantivyIndex(None)
+    index.add(sentences)
+    index.commit()
+    for reference in sentences:
+        query = build_query(reference, params)
+        if query is None:
+            continue
+        every = index.search(replace(query, limit=1000))
+        best = index.search(replace(query, limit=limit))
+        assert len(best) == min(limit, len(every))
+        assert {hit.sentence_id for hit in best} <= {hit.sentence_id for hit in every}
+        top = sorted((hit.score for hit in every), reverse=True)[:limit]
+        assert sorted((hit.score for hit in best), reverse=True) == top
+
+
+def test_a_limit_filled_by_name_only_matches_still_finds_the_noun_match():
+    reference = make_sentence(1, 1, ["elena varga"], ["council", "budget", "tram"],
+                              text="elena varga council budget tram")
+    # Better scored (they repeat the reference's words) but without its common nouns.
+    decoys = [make_sentence(sid, sid, ["elena varga"], ["weather"],
+                            text="elena varga elena varga council budget tram talk")
+              for sid in (2, 3, 4)]
+    match = make_sentence(5, 5, ["elena varga"], ["council", "budget", "tram"],
+                          text="elena varga spoke on the council budget and the new tram line")
+    index = TantivyIndex(None)
+    index.add([reference, *decoys, match])
+    index.commit()
+    query = build_query(reference, AlignParams(min_pn=1, max_hits=2))
+    assert [hit.sentence_id for hit in index.search(query)] == [5]

@@ -172,6 +172,23 @@ def test_open_index_picks_the_configured_backend(opensearch_api_url, tmp_path):
     assert isinstance(open_index(load_settings(data_dir=tmp_path)), TantivyIndex)
 
 
+def test_a_tantivy_index_with_an_older_schema_asks_for_a_rebuild(tmp_path):
+    import tantivy
+
+    builder = tantivy.SchemaBuilder()
+    builder.add_integer_field("id", stored=True, indexed=True, fast=True)
+    old = tantivy.Index(builder.build(), path=str(tmp_path))
+    writer = old.writer()
+    writer.add_document(tantivy.Document(id=7))
+    writer.commit()
+    with pytest.raises(ParawireError, match="older schema: run `parawire index rebuild`"):
+        TantivyIndex(tmp_path)
+    rebuilt = TantivyIndex(tmp_path, recreate=True)
+    rebuilt.add([make_sentence(1, 1, ["elena varga"], ["council"])])
+    rebuilt.commit()
+    assert rebuilt.count() == 1 and TantivyIndex(tmp_path).max_sentence_id() == 1
+
+
 def test_osmem_rejects_compatible_media_types_with_a_clear_error(opensearch_api_url):
     """The default client headers fail on an OpenSearch-API server, as one line."""
     es = ElasticsearchIndex(opensearch_api_url, prefix="compat")
