@@ -95,3 +95,22 @@ def test_beam_search_blocks_repeated_trigrams():
     free = beam_search(model, batch, DecodeOptions(beam=3, max_len=30, block_trigrams=False))
     assert _repeats(free) > 0  # this untrained model loops when let
     assert _repeats(beam_search(model, batch, DecodeOptions(beam=3, max_len=30))) == 0
+
+
+def test_coverage_loss_adds_the_overlap_of_attention_and_coverage():
+    torch.manual_seed(0)
+    config = ModelConfig.for_kind("pointer", len(VOCAB), embedding=8, hidden=12, coverage=True)
+    model = PointerGenerator(config).eval()
+    pair = TokenPair(SENTENCES[0], ("the", "zorvak", "council", "met", "."))
+    batch = collate([encode_pair(pair, VOCAB, copy=True)])
+    plain, count = model.loss(batch, coverage_weight=0.0)
+    weighted, _ = model.loss(batch, coverage_weight=1.0)
+    # By hand: Σ_t Σ_i min(a_t,i, c_t,i), where c_t is the sum of the earlier attentions.
+    memory, state = model.encode(batch)
+    overlap = 0.0
+    for t in range(batch.target.size(1)):
+        step = model.step(batch.decoder_input[:, t], state, memory)
+        overlap += float(torch.minimum(step.attention, step.coverage_before).sum().detach())
+        state = step.state
+    assert count == 6 and overlap > 0
+    assert float(weighted - plain) == pytest.approx(overlap, rel=1e-5)
