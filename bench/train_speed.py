@@ -24,6 +24,7 @@ from pathlib import Path
 import torch
 from common import report
 
+from trainer.corpus import tokenize
 from trainer.decoding import DecodeOptions
 from trainer.inference import Paraphraser
 from trainer.training import TrainConfig, train
@@ -62,14 +63,15 @@ def measure(corpus: Path, inputs: list[str], name: str, threads: int) -> dict:
     summary = train(corpus, out, config)
     epochs = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
     paraphraser = Paraphraser(out / "last.pt", threads=threads)
+    sources = [tokenize(text) for text in inputs]
     decoding = {}
     for beam in (1, 4, 10):
         started = time.perf_counter()
-        outputs = paraphraser.paraphrase(inputs, DecodeOptions(beam=beam, max_len=40))
+        outputs = paraphraser.generate(sources, DecodeOptions(beam=beam, max_len=40))
         decoding[f"beam_{beam}_sentences_per_s"] = round(len(inputs) / (time.perf_counter() - started), 1)
         # Speed depends on how long the outputs are, so their mean length goes with it.
         decoding[f"beam_{beam}_mean_output_tokens"] = round(
-            sum(len(o.split()) for o in outputs) / len(outputs), 1)
+            sum(len(o) for o in outputs) / len(outputs), 1)
     return {"sizes": CONFIGS[name], "parameters": sum(p.numel() for p in paraphraser.model.parameters()),
             "vocab": summary["vocab_size"], "train_tokens_per_epoch": epochs[-1]["train_tokens"],
             "train_tokens_per_s": epochs[-1]["tokens_per_s"], **decoding}
