@@ -97,6 +97,7 @@ def test_beam_search_blocks_repeated_trigrams():
     assert _repeats(beam_search(model, batch, DecodeOptions(beam=3, max_len=30))) == 0
 
 
+@torch.no_grad()
 def test_coverage_loss_adds_the_overlap_of_attention_and_coverage():
     torch.manual_seed(0)
     config = ModelConfig.for_kind("pointer", len(VOCAB), embedding=8, hidden=12, coverage=True)
@@ -110,7 +111,7 @@ def test_coverage_loss_adds_the_overlap_of_attention_and_coverage():
     overlap = 0.0
     for t in range(batch.target.size(1)):
         step = model.step(batch.decoder_input[:, t], state, memory)
-        overlap += float(torch.minimum(step.attention, step.coverage_before).sum().detach())
+        overlap += float(torch.minimum(step.attention, step.coverage_before).sum())
         state = step.state
     assert count == 6 and overlap > 0
     assert float(weighted - plain) == pytest.approx(overlap, rel=1e-5)
