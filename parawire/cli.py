@@ -174,6 +174,100 @@ def export(ctx: click.Context, run_id: int | None, fmt: str, lang: str | None, o
     _echo(pipeline.export(_settings(ctx), run_id, Path(out) if out else None, fmt, options))
 
 
+def _decode_options(settings: Settings, beam: int | None) -> Any:
+    from trainer.decoding import DecodeOptions
+
+    return DecodeOptions(beam=beam or settings.train.beam,
+                         length_penalty=settings.train.length_penalty,
+                         max_len=settings.train.max_len)
+
+
+_checkpoint = click.option("--checkpoint", required=True, type=click.Path(dir_okay=False),
+                           help="A checkpoint written by `parawire train` (best.pt or last.pt).")
+_beam = click.option("--beam", type=click.IntRange(min=1), help="Beam width; 1: greedy "
+                     "[default: train.beam].")
+_device = click.option("--device", help="auto, cpu, cuda or cuda:N [default: train.device].")
+
+
+@main.command()
+@click.option("--model", "kind", type=click.Choice(["pointer", "seq2seq", "autoencoder"]),
+              default="pointer", show_default=True,
+              help="autoencoder: pre-training without attention or copying, for --init-from.")
+@click.option("--corpus", required=True, type=click.Path(file_okay=False, exists=True),
+              help="A folder written by `parawire export --format jsonl`.")
+@click.option("--out", required=True, type=click.Path(file_okay=False),
+              help="Run folder: checkpoints and metrics; an unfinished run there is resumed.")
+@click.option("--init-from", type=click.Path(dir_okay=False, exists=True),
+              help="Start from this checkpoint's weights and vocabulary (a pre-trained autoencoder).")
+@click.option("--coverage/--no-coverage", default=None, help="Coverage loss [default: train.coverage].")
+@click.option("--epochs", "max_epochs", type=click.IntRange(min=1), help="Most epochs.")
+@click.option("--patience", type=click.IntRange(min=1), help="Early-stopping patience, in epochs.")
+@click.option("--batch-size", type=click.IntRange(min=1))
+@click.option("--vocab-size", type=click.IntRange(min=5))
+@click.option("--embedding", type=click.IntRange(min=1))
+@click.option("--hidden", type=click.IntRange(min=1))
+@click.option("--lr", type=click.FloatRange(min=0, min_open=True))
+@click.option("--seed", type=int)
+@_device
+@click.option("--threads", type=click.IntRange(min=0), help="CPU threads (0: torch's default).")
+@click.option("--progress/--no-progress", default=True, show_default=True, help="Progress bar.")
+@click.pass_context
+def train(ctx: click.Context, kind: str, corpus: str, out: str, init_from: str | None,
+          progress: bool, **overrides: Any) -> None:
+    """Train a paraphrase generator on an exported corpus (settings: [train] in the config)."""
+    from trainer.training import TrainConfig
+    from trainer.training import train as train_run
+
+    defaults = _settings(ctx).train.model_dump(exclude={"beam", "length_penalty"})
+    chosen = {key: value for key, value in overrides.items() if value is not None}
+    config = TrainConfig(kind=kind, **{**defaults, **chosen})
+    _echo(train_run(Path(corpus), Path(out), config, Path(init_from) if init_from else None,
+                    progress_bar=progress))
+
+
+@main.command()
+@_checkpoint
+@click.option("--split", type=click.Choice(["train", "valid", "test"]), default="test",
+              show_default=True)
+@click.option("--corpus", type=click.Path(file_okay=False, exists=True),
+              help="Corpus folder [default: the one the checkpoint was trained on].")
+@_beam
+@click.option("--limit", type=click.IntRange(min=1), help="Only the first N pairs of the split.")
+@click.option("--predictions", type=click.Path(dir_okay=False),
+              help="Also write input, target and output of each pair here (JSONL).")
+@_device
+@click.pass_context
+def evaluate(ctx: click.Context, checkpoint: str, split: str, corpus: str | None, beam: int | None,
+             limit: int | None, predictions: str | None, device: str | None) -> None:
+    """ROUGE-1/2/L F1 and BLEU of a checkpoint's paraphrases of a split."""
+    from trainer.evaluation import evaluate as evaluate_run
+
+    settings = _settings(ctx)
+    _echo(evaluate_run(Path(checkpoint), split, Path(corpus) if corpus else None,
+                       _decode_options(settings, beam), limit,
+                       Path(predictions) if predictions else None,
+                       device or settings.train.device, settings.train.threads))
+
+
+@main.command()
+@_checkpoint
+@click.argument("sentences", nargs=-1)
+@_beam
+@_device
+@click.pass_context
+def paraphrase(ctx: click.Context, checkpoint: str, sentences: tuple[str, ...], beam: int | None,
+               device: str | None) -> None:
+    """Paraphrase the SENTENCES, or each line of standard input when none is given."""
+    from trainer.inference import Paraphraser
+
+    settings = _settings(ctx)
+    lines = list(sentences) or [line.strip() for line in sys.stdin if line.strip()]
+    paraphraser = Paraphraser(Path(checkpoint), device or settings.train.device,
+                              settings.train.threads)
+    for output in paraphraser.paraphrase(lines, _decode_options(settings, beam)):
+        click.echo(output)
+
+
 @main.command(name="pipeline")
 @_since
 @_until

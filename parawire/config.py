@@ -95,6 +95,26 @@ class ServeConfig(_Section):
     token: str = ""
 
 
+class TrainerConfig(_Section):
+    vocab_size: int = Field(30000, ge=5)
+    max_len: int = Field(70, ge=1)
+    batch_size: int = Field(32, ge=1)
+    embedding: int = Field(128, ge=1)
+    hidden: int = Field(256, ge=1)
+    dropout: float = Field(0.0, ge=0, lt=1)
+    coverage: bool = False
+    coverage_weight: float = Field(1.0, ge=0)
+    lr: float = Field(1e-3, gt=0)
+    clip: float = Field(4.0, gt=0)
+    patience: int = Field(15, ge=1)
+    max_epochs: int = Field(50, ge=1)
+    seed: int = 1
+    device: str = Field("auto", pattern=r"^(auto|cpu|cuda(:\d+)?)$")
+    threads: int = Field(0, ge=0)
+    beam: int = Field(10, ge=1)
+    length_penalty: float = Field(1.0, ge=0)
+
+
 class _TomlLayers(PydanticBaseSettingsSource):
     """The shipped defaults, deep-merged with the user's file when there is one."""
 
@@ -128,6 +148,7 @@ class Settings(BaseSettings):
     align: AlignConfig = AlignConfig()
     export: ExportConfig = ExportConfig()
     serve: ServeConfig = ServeConfig()
+    train: TrainerConfig = TrainerConfig()
     # The user file these settings came from (workers started from the CLI get it too).
     config_file: str | None = Field(None, exclude=True)
 

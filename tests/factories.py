@@ -72,3 +72,41 @@ def store_hostile_article(store, published: date | None = date(2026, 3, 3)) -> l
     return store_annotated_article(store, "javascript:window.__xss=3", [
         make_sentence(0, 0, ["rossi"], ["budget"], text=f"{XSS} Rossi budget news."),
     ], source="outlet-x", published=published, title=XSS)
+
+
+_TEMPLATES = (
+    ("{a} met {b} in {c} .", "in {c} , {a} met with {b} ."),
+    ("{a} visited {c} with {b} .", "{b} and {a} went to {c} ."),
+)
+
+
+def invented_name(rng) -> str:
+    """A pronounceable made-up word, almost surely seen nowhere else."""
+    return "".join(rng.choice("bdgklmnprstvz") + rng.choice("aeiou") for _ in range(3))
+
+
+def paraphrase_records(count: int, seed: int) -> list[dict[str, str]]:
+    """Templated paraphrase pairs whose names are invented words: a model can only get the
+    names right by copying them from the input."""
+    import random
+
+    rng = random.Random(seed)
+    records = []
+    for index in range(count):
+        source, target = _TEMPLATES[index % len(_TEMPLATES)]
+        names = {key: invented_name(rng) for key in "abc"}
+        records.append({"input": source.format(**names), "target": target.format(**names)})
+    return records
+
+
+def write_paraphrase_corpus(folder, train: int = 48, valid: int = 8, test: int = 8,
+                            seed: int = 0) -> None:
+    """A corpus folder as `parawire export --format jsonl` writes one (splits only)."""
+    import json
+
+    folder.mkdir(parents=True, exist_ok=True)
+    records = paraphrase_records(train + valid + test, seed)
+    splits = {"train": records[:train], "valid": records[train:train + valid],
+              "test": records[train + valid:]}
+    for name, rows in splits.items():
+        (folder / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))

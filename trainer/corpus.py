@@ -12,6 +12,7 @@ from parawire.errors import ParawireError
 
 PAD, UNK, BOS, EOS = "<pad>", "<unk>", "<s>", "</s>"
 SPECIALS = (PAD, UNK, BOS, EOS)
+PAD_ID, UNK_ID, BOS_ID, EOS_ID = range(len(SPECIALS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,3 +81,21 @@ class Vocabulary:
     def decode(self, ids: Iterable[int]) -> list[str]:
         """Tokens of ids."""
         return [self.itos[i] for i in ids]
+
+
+def read_split(corpus: Path, split: str, max_len: int = 70) -> list[TokenPair]:
+    """One split (train, valid or test) of an exported JSONL corpus folder."""
+    path = corpus / f"{split}.jsonl"
+    if not path.is_file():
+        raise ParawireError(f"{corpus} has no {split}.jsonl: expected a folder written by "
+                            "`parawire export --format jsonl`")
+    return read_pairs(path, max_len)
+
+
+def autoencoder_pairs(pairs: Iterable[TokenPair]) -> list[TokenPair]:
+    """Each distinct sentence of the pairs as its own target, in first-seen order."""
+    seen: dict[tuple[str, ...], None] = {}
+    for pair in pairs:
+        seen.setdefault(pair.source)
+        seen.setdefault(pair.target)
+    return [TokenPair(sentence, sentence) for sentence in seen if sentence]

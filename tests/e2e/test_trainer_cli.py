@@ -1,0 +1,71 @@
+"""parawire train / evaluate / paraphrase as a user runs them, on a tiny corpus."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+from tests.factories import write_paraphrase_corpus
+
+pytest.importorskip("torch")
+
+TINY = ["--vocab-size", "13", "--embedding", "16", "--hidden", "32", "--batch-size", "8",
+        "--lr", "0.01", "--threads", "1", "--no-progress"]
+
+
+def parawire(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "parawire", *args], cwd=ROOT, text=True,
+                          input=stdin, capture_output=True, env=dict(os.environ), timeout=600)
+
+
+def test_train_resume_evaluate_and_paraphrase(tmp_path):
+    corpus, out = tmp_path / "corpus", tmp_path / "run"
+    write_paraphrase_corpus(corpus)
+    first = parawire("train", "--model", "pointer", "--corpus", str(corpus), "--out", str(out),
+                     "--epochs", "12", *TINY)
+    assert first.returncode == 0, first.stderr
+    summary = json.loads(first.stdout)
+    assert summary["epochs"] == 12 and summary["train_examples"] == 48
+    # Asking for more epochs resumes the run in the same folder.
+    more = parawire("train", "--model", "pointer", "--corpus", str(corpus), "--out", str(out),
+                    "--epochs", "25", *TINY)
+    assert more.returncode == 0, more.stderr
+    metrics = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    assert [m["epoch"] for m in metrics] == list(range(1, 26))
+    assert {"train_loss", "valid_loss", "tokens_per_s", "best_epoch"} <= set(metrics[0])
+
+    checkpoint = str(out / "best.pt")
+    scored = parawire("evaluate", "--checkpoint", checkpoint, "--split", "test", "--beam", "3",
+                      "--predictions", str(tmp_path / "predictions.jsonl"))
+    assert scored.returncode == 0, scored.stderr
+    scores = json.loads(scored.stdout)
+    assert scores["examples"] == 8 and scores["split"] == "test"
+    assert scores["rouge1"] > 90 and scores["rouge2"] > 80 and scores["rougeL"] > 90
+    assert 0 < scores["bleu"] <= 100
+    predictions = [json.loads(line) for line in
+                   (tmp_path / "predictions.jsonl").read_text().splitlines()]
+    assert len(predictions) == 8 and {"input", "target", "output"} <= set(predictions[0])
+
+    one = parawire("paraphrase", "--checkpoint", checkpoint, "Quixote met Zanzibar in Bolognia.")
+    assert one.returncode == 0, one.stderr
+    assert one.stdout == "in bolognia, quixote met with zanzibar.\n"
+    piped = parawire("paraphrase", "--checkpoint", checkpoint, "--beam", "1",
+                     stdin="Ottoline visited Kyoto with Marguerite.\n\nBob met Alice in Paris.\n")
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout.splitlines() == ["marguerite and ottoline went to kyoto.",
+                                         "in paris, bob met with alice."]
+
+
+def test_bad_corpus_and_checkpoint_give_one_line_errors(tmp_path):
+    (tmp_path / "empty").mkdir()
+    missing = parawire("train", "--corpus", str(tmp_path / "empty"), "--out", str(tmp_path / "o"))
+    assert missing.returncode == 1
+    assert missing.stderr.startswith("parawire: error:") and "train.jsonl" in missing.stderr
+    assert len(missing.stderr.splitlines()) == 1
+    absent = parawire("paraphrase", "--checkpoint", str(tmp_path / "none.pt"), "hello")
+    assert absent.returncode == 1 and "checkpoint not found" in absent.stderr
