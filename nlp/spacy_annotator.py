@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 from nlp.features import article_sentences
 from nlp.segment import passages
@@ -19,9 +20,10 @@ NEEDED_COMPONENTS = frozenset({
 })
 
 
+@lru_cache(maxsize=8)
 def load_spacy_model(name: str, language: str):
-    """Load an installed spaCy model with only the needed components, or fail with the
-    package to install."""
+    """Load an installed spaCy model with only the needed components (once per process: a
+    worker reuses it from one annotate task to the next), or fail with the package to install."""
     import spacy
 
     if importlib.util.find_spec(name) is None:
