@@ -12,7 +12,7 @@ from nlp.spacy_annotator import SpacyAnnotator
 from nlp.stanza_annotator import StanzaAnnotator, load_stanza_pipeline
 from parawire.config import Settings
 from parawire.errors import ParawireError
-from parawire.records import Article, Sentence
+from parawire.records import Article
 from parawire.store import Store
 
 
@@ -53,7 +53,7 @@ def annotate_pending(settings: Settings, store: Store) -> dict[str, int]:
                 if settings.nlp.pmi:
                     if language not in statistics:
                         statistics[language] = _stored_statistics(settings, store, language)
-                    _add_statistical_collocations(statistics[language], done)
+                    statistics[language].learn_and_mark(sentences for _, sentences in done)
                 for article, sentences in done:
                     assert article.id is not None
                     store.save_annotations(article.id, sentences)
@@ -68,15 +68,6 @@ def _stored_statistics(settings: Settings, store: Store, language: str) -> PmiCo
     for sentences in store.iter_sentences(language=language):
         statistics.update(sentences)
     return statistics
-
-
-def _add_statistical_collocations(statistics: PmiCollocations,
-                                  done: list[tuple[Article, list[Sentence]]]) -> None:
-    for _, sentences in done:
-        statistics.update(sentences)
-    for _, sentences in done:
-        for sentence in sentences:
-            statistics.add_to(sentence)
 
 
 __all__ = ["Annotator", "PmiCollocations", "SpacyAnnotator", "StanzaAnnotator", "annotate_pending",

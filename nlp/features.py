@@ -36,11 +36,12 @@ def normal_form(tokens: Iterable[Any]) -> str:
     return " ".join((t.lemma_ or t.text).casefold() for t in parts).strip()
 
 
-def proper_nouns(sent: Any) -> list[str]:
-    """PN(s): name entities that hold a proper noun, then leftover runs of PROPN tokens."""
+def proper_nouns(sent: Any, ents: list[Any]) -> list[str]:
+    """PN(s): name entities (`ents`, the sentence's) that hold a proper noun, then leftover
+    runs of PROPN tokens."""
     units: list[str] = []
     covered: set[int] = set()
-    for ent in sent.ents:
+    for ent in ents:
         if ent.label_ in NAME_LABELS and any(t.pos_ == "PROPN" for t in ent):
             form = normal_form(ent)
             if form:
@@ -69,12 +70,16 @@ def common_nouns(sent: Any) -> list[str]:
     })
 
 
-def collocations(sent: Any) -> list[Collocation]:
-    """Multi-word units: noun chunks and multi-token entity spans."""
-    spans: list[Any] = []
-    with suppress(NotImplementedError, ValueError):  # no noun-chunk iterator for the language
-        spans.extend(sent.noun_chunks)
-    spans.extend(ent for ent in sent.ents if len(ent) > 1)
+def noun_chunks(doc: Any) -> list[Any]:
+    """The doc's noun chunks, or none where the language has no noun-chunk iterator."""
+    with suppress(NotImplementedError, ValueError):
+        return list(doc.noun_chunks)
+    return []
+
+
+def collocations(chunks: list[Any], ents: list[Any]) -> list[Collocation]:
+    """Multi-word units: a sentence's noun chunks and multi-token entity spans."""
+    spans = [*chunks, *(ent for ent in ents if len(ent) > 1)]
     found: dict[str, Collocation] = {}
     for span in spans:
         words = [t for t in span if not t.is_punct]
@@ -119,8 +124,10 @@ def ud_noun_chunks(doclike: Any) -> Iterator[tuple[int, int, str]]:
             yield start, end, "NP"
 
 
-def sentence_record(article: Article, position: int, sent: Any) -> Sentence | None:
-    """The annotated Sentence of one parsed sentence span, or None for a too-short line."""
+def sentence_record(article: Article, position: int, sent: Any, chunks: list[Any],
+                    ents: list[Any]) -> Sentence | None:
+    """The annotated Sentence of one parsed sentence span (with its noun chunks and entity
+    spans), or None for a too-short line."""
     words = [t for t in sent if not (t.is_punct or t.is_space)]
     if len(words) < MIN_WORDS:
         return None
@@ -133,10 +140,10 @@ def sentence_record(article: Article, position: int, sent: Any) -> Sentence | No
         tokens=[t.text for t in tokens],
         lemmas=[t.lemma_ for t in tokens],
         pos=[t.pos_ for t in tokens],
-        entities=[(ent.text, ent.label_) for ent in sent.ents],
-        proper_nouns=proper_nouns(sent),
+        entities=[(ent.text, ent.label_) for ent in ents],
+        proper_nouns=proper_nouns(sent, ents),
         common_nouns=common_nouns(sent),
-        collocations=collocations(sent),
+        collocations=collocations(chunks, ents),
         language=article.language,
         topic=article.topic,
         published=article.published,
@@ -145,11 +152,20 @@ def sentence_record(article: Article, position: int, sent: Any) -> Sentence | No
 
 
 def article_sentences(article: Article, docs: Iterable[Any]) -> list[Sentence]:
-    """An article's annotated sentences from its paragraphs' Docs, numbered in order."""
+    """An article's annotated sentences from its paragraphs' Docs, numbered in order.
+
+    Noun chunks and entities are read once per Doc: spaCy's per-sentence versions go over
+    the whole Doc for each sentence."""
     sentences: list[Sentence] = []
     for doc in docs:
+        chunks, ents = noun_chunks(doc), list(doc.ents)
         for sent in doc.sents:
-            sentence = sentence_record(article, len(sentences), sent)
+            sentence = sentence_record(article, len(sentences), sent, _inside(chunks, sent),
+                                       _inside(ents, sent))
             if sentence is not None:
                 sentences.append(sentence)
     return sentences
+
+
+def _inside(spans: list[Any], sent: Any) -> list[Any]:
+    return [span for span in spans if sent.start <= span.start and span.end <= sent.end]

@@ -70,3 +70,12 @@ class PmiCollocations:
                     text=f"{sentence.tokens[i]} {sentence.tokens[i + 1]}", lemma=lemma,
                     pos=f"{sentence.pos[i]} {sentence.pos[i + 1]}",
                 ))
+
+    def learn_and_mark(self, batches: Iterable[list[Sentence]]) -> None:
+        """Count a batch of newly annotated sentence lists, then mark their collocations."""
+        batches = list(batches)
+        for sentences in batches:
+            self.update(sentences)
+        for sentences in batches:
+            for sentence in sentences:
+                self.add_to(sentence)
