@@ -111,9 +111,15 @@ class StanzaAnnotator:
         self.vocab = stanza_vocab(language)
 
     def annotate(self, articles: Iterable[Article]) -> Iterator[tuple[Article, list[Sentence]]]:
-        """Sentences of each article; its paragraphs are parsed as one bulk of Documents."""
-        for article in articles:
-            texts = passages(article.text)
-            documents = self.pipeline.bulk_process(texts) if texts else []
-            yield article, article_sentences(
-                article, (spacy_doc(document, self.vocab) for document in documents))
+        """Sentences of each article, paragraph by paragraph; the paragraphs of all the given
+        articles go to the pipeline in bulks of batch_size."""
+        articles = list(articles)
+        texts = [(k, text) for k, article in enumerate(articles) for text in passages(article.text)]
+        docs: list[list] = [[] for _ in articles]
+        for start in range(0, len(texts), self.batch_size):
+            bulk = texts[start:start + self.batch_size]
+            for (k, _), document in zip(bulk, self.pipeline.bulk_process([t for _, t in bulk]),
+                                        strict=True):
+                docs[k].append(spacy_doc(document, self.vocab))
+        for article, article_docs in zip(articles, docs, strict=True):
+            yield article, article_sentences(article, article_docs)

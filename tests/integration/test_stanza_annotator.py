@@ -21,7 +21,7 @@ stanza_conll = pytest.importorskip("stanza.utils.conll")
 
 from nlp import annotator_for  # noqa: E402
 from nlp.features import article_sentences  # noqa: E402
-from nlp.stanza_annotator import spacy_doc, stanza_vocab  # noqa: E402
+from nlp.stanza_annotator import StanzaAnnotator, spacy_doc, stanza_vocab  # noqa: E402
 
 # "That contract was fought for between Boeing and Lockheed Martin, Lockheed ultimately
 # winning the contest."  (MEANTIME en, first article, sentence 3)
@@ -144,3 +144,27 @@ def test_missing_stanza_models_name_the_download(tmp_path):
     settings = load_settings(nlp={"backends": {"it": "stanza"}, "stanza_dir": str(tmp_path)})
     with pytest.raises(ParawireError, match=r"stanza.download\('it'.*nlp.backends.it"):
         annotator_for(settings, "it")
+
+
+def test_the_annotator_runs_a_real_stanza_pipeline_over_articles(shared_data, tmp_path):
+    """Stanza's tokenizer needs no model for pre-tokenized text (MEANTIME's is), so a real
+    pipeline runs here: articles in, sentences out, unparsed words tagged X."""
+    import stanza
+
+    (tmp_path / "resources.json").write_text("{}")
+    pipeline = stanza.Pipeline("en", dir=str(tmp_path), processors="tokenize",
+                               tokenize_pretokenized=True, download_method=None,
+                               allow_unknown_language=True, logging_level="ERROR")
+    annotator = StanzaAnnotator(pipeline, "en", batch_size=2)
+    sentences = _sentences(shared_data, "en")
+    articles = [Article(id=k, url=f"http://t/{k}", source="wikinews", language="en", title="",
+                        text=text, published=None) for k, text in (
+                            (1, "\n".join(["By Staff Reporter", *sentences[1:4]])),
+                            (2, ""), (3, sentences[5]))]
+    done = list(annotator.annotate(articles))
+    assert [article.id for article, _ in done] == [1, 2, 3]
+    first, empty, third = (s for _, s in done)
+    assert [s.text for s in first] == sentences[1:4] and empty == []
+    assert [s.text for s in third] == [sentences[5]]
+    assert first[1].tokens == sentences[2].split() and set(first[1].pos) == {"X"}
+    assert [s.position for s in first] == [0, 1, 2]
