@@ -61,16 +61,8 @@ class TantivyIndex:
         for sentence in sentences:
             fields = document(sentence)
             writer.delete_documents_by_term("id", fields["id"])
-            doc = tantivy.Document()
-            for name, value in fields.items():
-                if value is None:
-                    continue
-                for item in value if isinstance(value, list) else [value]:
-                    if isinstance(item, int):
-                        doc.add_integer(name, item)
-                    else:
-                        doc.add_text(name, item)
-            writer.add_document(doc)
+            writer.add_document(tantivy.Document.from_dict(
+                {name: value for name, value in fields.items() if value is not None}, self.schema))
             added += 1
         return added
 
