@@ -61,8 +61,16 @@ class TantivyIndex:
         for sentence in sentences:
             fields = document(sentence)
             writer.delete_documents_by_term("id", fields["id"])
-            writer.add_document(tantivy.Document.from_dict(
-                {name: value for name, value in fields.items() if value is not None}, self.schema))
+            doc = tantivy.Document()
+            for name, value in fields.items():
+                if value is None:
+                    continue
+                for item in value if isinstance(value, list) else [value]:
+                    if isinstance(item, int):
+                        doc.add_integer(name, item)
+                    else:
+                        doc.add_text(name, item)
+            writer.add_document(doc)
             added += 1
         return added
 
