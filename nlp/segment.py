@@ -1,0 +1,41 @@
+"""News text into the passages a parser segments: paragraphs without bylines, datelines or
+list markers, so that no sentence starts with "PARIS (Reuters) -" or "By Jane Doe"."""
+
+from __future__ import annotations
+
+import re
+
+# "By Jane Doe", "By JANE DOE and John Roe, Staff Writers", "Par Jean Dupont" on a line of
+# its own: a few capitalised words after the byline word, no sentence punctuation.
+_BYLINE = re.compile(
+    r"^(?i:by|par|di|por|door|von)\s+"
+    r"(?:[A-Z][\w.'’-]*(?:,|\s+(?:and|et|e|y|en|und))?\s*){1,8}(?:[|/·—–-]\s*[\w .'’-]*)?$"
+)
+# A dateline: a place in capitals (four letters at least, or followed by an agency in
+# brackets), maybe ", Month day", an agency, a dash, then a capitalised word or a quote.
+_PLACE = r"[A-Z][A-Z.'’]+(?:[ -][A-Z][A-Z.'’]+){0,3}"
+_AGENCY = r"\([A-Z][\w.&' -]{0,30}\)"
+_DATELINE = (
+    rf"(?:(?=(?:[.'’ ]*[A-Z]){{4}}){_PLACE}(?:,\s*[A-Z][a-z]+\.?(?:\s+\d{{1,2}})?)?\s*(?:{_AGENCY})?"
+    rf"|{_PLACE}(?:,\s*[A-Z][a-z]+\.?(?:\s+\d{{1,2}})?)?\s*{_AGENCY})"
+    rf"\s*(?:--|[-–—])\s+(?=[A-Z\"“‘'])"
+)
+_DATELINE_START = re.compile(rf"^{_DATELINE}")
+# The same dateline run on after a headline with no closing punctuation
+# ("No injuries reported ALASKA - Shortly after ..."): the passage is cut there.
+_DATELINE_INSIDE = re.compile(rf"(?<=[\w,])\s+{_DATELINE}")
+_LIST_MARKER = re.compile(r"^\s*(?:[-–—•·*▪●■►]|\(?\d{1,2}[.)]|\(?[a-z][)])\s+")
+_INLINE_BULLET = re.compile(r"\s+[•▪●■►]\s+")
+
+
+def passages(text: str) -> list[str]:
+    """The text's paragraphs, one list item each, with bylines dropped and datelines cut off."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        for item in _INLINE_BULLET.split(line):
+            item = _LIST_MARKER.sub("", item).strip()
+            if not item or _BYLINE.match(item):
+                continue
+            item = _DATELINE_START.sub("", item)
+            out.extend(part.strip() for part in _DATELINE_INSIDE.split(item) if part.strip())
+    return out
