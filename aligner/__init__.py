@@ -1,14 +1,14 @@
 """The aligner: HCSSS mining of (input, target) paraphrase pairs, and their export."""
 
-from aligner.constraints import Constraints, is_paraphrase, is_reference, required_cn_matches
-from aligner.dataset import DatasetOptions, build_dataset
-from aligner.export import FORMATS, export_run
-from aligner.oracle import brute_force_candidates
-from aligner.pairs import order_pair
-from aligner.params import AlignParams
-from aligner.query import build_query
-from aligner.run import align_batch, finish_run, select_references, start_run
-from aligner.scoring import above_beta, normalized
+from parawire.aligner.constraints import Constraints, is_paraphrase, is_reference, required_cn_matches
+from parawire.aligner.dataset import DatasetOptions, build_dataset
+from parawire.aligner.export import FORMATS, export_run
+from parawire.aligner.oracle import brute_force_candidates
+from parawire.aligner.pairs import order_pair
+from parawire.aligner.params import AlignParams
+from parawire.aligner.query import build_query
+from parawire.aligner.run import align_batch, finish_run, select_references, start_run
+from parawire.aligner.scoring import above_beta, normalized
 
 __all__ = [
     "FORMATS",

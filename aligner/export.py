@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from aligner.dataset import SPLITS, DatasetOptions, Example, build_dataset
+from parawire.aligner.dataset import SPLITS, DatasetOptions, Example, build_dataset
 from parawire.errors import ParawireError
 from parawire.records import Sentence
 from parawire.store import Store

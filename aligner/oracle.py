@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from aligner.constraints import is_paraphrase, is_reference
-from aligner.params import AlignParams
+from parawire.aligner.constraints import is_paraphrase, is_reference
+from parawire.aligner.params import AlignParams
 from parawire.records import Sentence
 from parawire.textnorm import verbatim_key
 

@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 from datetime import date
 from typing import Any
 
-from aligner.constraints import Constraints
+from parawire.aligner.constraints import Constraints
 from parawire.config import AlignConfig
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from aligner.constraints import required_cn_matches
-from aligner.params import AlignParams
-from indexer import HcsssQuery
+from parawire.aligner.constraints import required_cn_matches
+from parawire.aligner.params import AlignParams
+from parawire.indexer import HcsssQuery
 from parawire.records import Sentence
 from parawire.textnorm import verbatim_key, words
 

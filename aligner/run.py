@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from aligner.constraints import is_reference
-from aligner.pairs import make_pair
-from aligner.params import AlignParams
-from aligner.query import build_query
-from aligner.scoring import above_beta, normalized
-from aligner.semantic import cosine_similarities
-from indexer import SentenceIndex
+from parawire.aligner.constraints import is_reference
+from parawire.aligner.pairs import make_pair
+from parawire.aligner.params import AlignParams
+from parawire.aligner.query import build_query
+from parawire.aligner.scoring import above_beta, normalized
+from parawire.aligner.semantic import cosine_similarities
+from parawire.indexer import SentenceIndex
 from parawire.records import AlignmentRun, Sentence
 from parawire.store import Store
 from parawire.textnorm import length_ratio, token_jaccard

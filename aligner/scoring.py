@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from indexer import Hit
+from parawire.indexer import Hit
 
 
 def normalized(hits: Sequence[Hit], mode: str, self_score: float = 0.0) -> list[tuple[Hit, float]]:

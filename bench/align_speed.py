@@ -21,8 +21,8 @@ import time
 
 from common import KEEP_COMMON_NOUN, ecbplus_sentences, news_corpus, report
 
-from aligner import AlignParams, brute_force_candidates, build_query, is_reference
-from indexer import TantivyIndex
+from parawire.aligner import AlignParams, brute_force_candidates, build_query, is_reference
+from parawire.indexer import TantivyIndex
 from parawire.records import Sentence
 
 

@@ -23,8 +23,8 @@ from collections.abc import Callable
 
 from common import SHARED_DATA, report
 
-from nlp import PmiCollocations, SpacyAnnotator
-from nlp.segment import passages
+from parawire.nlp import PmiCollocations, SpacyAnnotator
+from parawire.nlp.segment import passages
 from parawire.records import Article
 
 

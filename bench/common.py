@@ -10,10 +10,10 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from parawire import pipeline
 from parawire.config import Settings, load_settings
 from parawire.records import Article, Sentence
-from parawire.stages import store_of
+from parawire.roof import pipeline
+from parawire.store import store_of
 from parawire.store.schema import articles
 from parawire.textnorm import content_hash
 
@@ -57,7 +57,7 @@ def ecbplus_sentences() -> list[Sentence]:
     """Every ECB+ sentence with a noun, annotated by parawire's spaCy annotator (title and
     text of all 921 articles; annotated once, then read from bench/.cache/)."""
     if not SEED_CACHE.is_file():
-        from nlp import SpacyAnnotator
+        from parawire.nlp import SpacyAnnotator
 
         with (SHARED_DATA / "ecbplus" / "articles.jsonl").open() as lines:
             records = [json.loads(line) for line in lines]

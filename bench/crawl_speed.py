@@ -24,13 +24,13 @@ from pathlib import Path
 import trafilatura
 from common import SHARED_DATA, report
 
-from crawler import CrawlScope, extract, run_crawl
-from crawler.loopback import loopback_settings, serve_pages
-from crawler.quality import by_language, load_saved_pages, mirror_site
-from crawler.quality import sources_toml as saved_sources
-from demo import build_site, load_articles, serve_demo
-from demo import sources_toml as demo_sources
 from parawire.config import load_settings
+from parawire.crawler import CrawlScope, extract, run_crawl
+from parawire.crawler.loopback import loopback_settings, serve_pages
+from parawire.crawler.quality import by_language, load_saved_pages, mirror_site
+from parawire.crawler.quality import sources_toml as saved_sources
+from parawire.demo import build_site, load_articles, serve_demo
+from parawire.demo import sources_toml as demo_sources
 
 
 def article_pages() -> list[tuple[str, str]]:

@@ -29,11 +29,10 @@ import sqlalchemy as sa
 from common import report
 from fastapi.testclient import TestClient
 
-from dashboard import create_app
-from dashboard.overview import OverviewCache, compute_overview
 from parawire.config import load_settings
-from parawire.stages import store_of
-from parawire.store import Store, schema
+from parawire.dashboard import create_app
+from parawire.dashboard.overview import OverviewCache, compute_overview
+from parawire.store import Store, schema, store_of
 
 OUTLETS = ["civic-ledger", "coastline-wire", "harbor-gazette", "metro-bulletin", "valley-courier"]
 TOPICS = ["politics", "economics", "culture", "sports", "society", "technology", "nature"]

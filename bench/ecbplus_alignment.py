@@ -14,9 +14,9 @@ import time
 
 from common import SHARED_DATA, build_corpus, report
 
-from aligner import AlignParams
-from parawire import pipeline
-from parawire.stages import store_of
+from parawire.aligner import AlignParams
+from parawire.roof import pipeline
+from parawire.store import store_of
 
 
 def main() -> None:

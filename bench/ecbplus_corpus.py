@@ -15,8 +15,8 @@ from pathlib import Path
 
 from common import SHARED_DATA, build_corpus
 
-from aligner import AlignParams, DatasetOptions
-from parawire import pipeline
+from parawire.aligner import AlignParams, DatasetOptions
+from parawire.roof import pipeline
 
 
 def main() -> None:

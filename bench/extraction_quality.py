@@ -17,8 +17,8 @@ from pathlib import Path
 
 from common import SHARED_DATA, report
 
-from crawler.quality import crawl_and_score, load_saved_pages
 from parawire.config import load_settings
+from parawire.crawler.quality import crawl_and_score, load_saved_pages
 
 
 def main() -> None:

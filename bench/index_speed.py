@@ -23,8 +23,8 @@ import uuid
 
 from common import ecbplus_sentences, news_corpus, report
 
-from aligner import AlignParams, build_query, is_reference
-from indexer import ElasticsearchIndex, SentenceIndex, TantivyIndex
+from parawire.aligner import AlignParams, build_query, is_reference
+from parawire.indexer import ElasticsearchIndex, SentenceIndex, TantivyIndex
 from parawire.records import Sentence
 
 

@@ -21,11 +21,11 @@ import dataclasses
 
 from common import SHARED_DATA, build_corpus, report
 
-from aligner import AlignParams, build_query, is_paraphrase, is_reference
-from aligner.semantic import cosine_similarities
-from indexer import open_index
-from parawire import pipeline
-from parawire.stages import store_of
+from parawire.aligner import AlignParams, build_query, is_paraphrase, is_reference
+from parawire.aligner.semantic import cosine_similarities
+from parawire.indexer import open_index
+from parawire.roof import pipeline
+from parawire.store import store_of
 
 
 def read_msrp() -> list[tuple[int, str, str, str, str]]:

@@ -20,11 +20,11 @@ from pathlib import Path
 
 from common import report
 
-from trainer.corpus import read_split
-from trainer.decoding import DecodeOptions
-from trainer.evaluation import evaluate
-from trainer.metrics import score_all
-from trainer.training import TrainConfig, train
+from parawire.trainer.corpus import read_split
+from parawire.trainer.decoding import DecodeOptions
+from parawire.trainer.evaluation import evaluate
+from parawire.trainer.metrics import score_all
+from parawire.trainer.training import TrainConfig, train
 
 SPLITS = ("train", "valid", "test")
 

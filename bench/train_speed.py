@@ -24,10 +24,10 @@ from pathlib import Path
 import torch
 from common import report
 
-from trainer.corpus import tokenize
-from trainer.decoding import DecodeOptions
-from trainer.inference import Paraphraser
-from trainer.training import TrainConfig, train
+from parawire.trainer.corpus import tokenize
+from parawire.trainer.decoding import DecodeOptions
+from parawire.trainer.inference import Paraphraser
+from parawire.trainer.training import TrainConfig, train
 
 CONFIGS = {"tiny": {"embedding": 32, "hidden": 64}, "small": {"embedding": 128, "hidden": 256}}
 

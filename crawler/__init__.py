@@ -1,10 +1,10 @@
 """The crawler: Scrapy spiders over outlets' feeds and sitemaps, storing Articles."""
 
-import crawler.settings  # noqa: F401  (first: keeps tldextract offline)
-from crawler.extraction import Extracted, canonical_url, extract
-from crawler.runner import CrawlScope, run_crawl, sources_path
-from crawler.sources import Outlet, Sources, load_sources
-from crawler.topics import assign_topic
+import parawire.crawler.settings  # noqa: F401  (first: keeps tldextract offline)
+from parawire.crawler.extraction import Extracted, canonical_url, extract
+from parawire.crawler.runner import CrawlScope, run_crawl, sources_path
+from parawire.crawler.sources import Outlet, Sources, load_sources
+from parawire.crawler.topics import assign_topic
 
 __all__ = [
     "CrawlScope", "Extracted", "Outlet", "Sources", "assign_topic", "canonical_url", "extract",

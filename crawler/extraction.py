@@ -8,8 +8,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import trafilatura
 
-from crawler.dates import date_from_url, publication_date
-from crawler.language import detect_language
+from parawire.crawler.dates import date_from_url, publication_date
+from parawire.crawler.language import detect_language
 
 TRACKING_PREFIXES = ("utm_", "fbclid", "gclid", "mc_", "ref", "cmpid", "ocid")
 

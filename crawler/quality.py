@@ -14,11 +14,11 @@ from html import escape
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-from crawler.language import detect_language
-from crawler.loopback import Page, loopback_settings, serve_pages
-from crawler.runner import CrawlScope, run_crawl
 from parawire.config import Settings
-from parawire.stages import store_of
+from parawire.crawler.language import detect_language
+from parawire.crawler.loopback import Page, loopback_settings, serve_pages
+from parawire.crawler.runner import CrawlScope, run_crawl
+from parawire.store import store_of
 
 OUTLET = "saved-pages"
 HTML = "text/html; charset=utf-8"

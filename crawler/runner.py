@@ -54,9 +54,9 @@ def _crawl_in_child(store_url: str, run_id: int, sources_path: str, since: date,
     from scrapy.crawler import CrawlerProcess
     from scrapy.settings import Settings as ScrapySettings
 
-    import crawler.settings as defaults  # sets the offline suffix-list variable first
-    from crawler.sources import load_sources
-    from crawler.spiders.news import NewsSpider
+    import parawire.crawler.settings as defaults  # sets the offline suffix-list variable first
+    from parawire.crawler.sources import load_sources
+    from parawire.crawler.spiders.news import NewsSpider
 
     settings = ScrapySettings()
     settings.setmodule(defaults, priority="project")
@@ -75,7 +75,7 @@ def _crawl_in_child(store_url: str, run_id: int, sources_path: str, since: date,
 
 def sources_path(settings: Settings, override: str | Path | None = None) -> Path:
     """The sources file to crawl: an explicit path, crawl.sources, or the shipped one."""
-    from crawler.sources import DEFAULT_SOURCES
+    from parawire.crawler.sources import DEFAULT_SOURCES
 
     path = Path(override or settings.crawl.sources or DEFAULT_SOURCES)
     if not path.is_file():
@@ -89,7 +89,7 @@ def run_crawl(settings: Settings, since: date, until: date, sources: str | Path 
 
     Each run logs every skipped or failed URL with its reason to data_dir/logs.
     """
-    from crawler.sources import TOPICS, load_sources
+    from parawire.crawler.sources import TOPICS, load_sources
 
     scope = scope or CrawlScope()
     path = sources_path(settings, sources)

@@ -6,8 +6,8 @@ import os
 os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
 
 BOT_NAME = "parawire"
-SPIDER_MODULES = ["crawler.spiders"]
-NEWSPIDER_MODULE = "crawler.spiders"
+SPIDER_MODULES = ["parawire.crawler.spiders"]
+NEWSPIDER_MODULE = "parawire.crawler.spiders"
 
 ROBOTSTXT_OBEY = True
 USER_AGENT = "parawire/0.1 (paraphrase corpus crawler)"
@@ -28,10 +28,10 @@ RETRY_BACKOFF_BASE = 1.0
 RETRY_BACKOFF_MAX = 60.0
 DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
-    "crawler.retry.BackoffRetryMiddleware": 550,
+    "parawire.crawler.retry.BackoffRetryMiddleware": 550,
 }
 REDIRECT_MAX_TIMES = 5
 COOKIES_ENABLED = False
 TELNETCONSOLE_ENABLED = False
 LOG_LEVEL = "WARNING"
-ITEM_PIPELINES = {"crawler.pipelines.StorePipeline": 300}
+ITEM_PIPELINES = {"parawire.crawler.pipelines.StorePipeline": 300}

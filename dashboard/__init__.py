@@ -1,5 +1,5 @@
 """The operator dashboard: a FastAPI app with a JSON API and server-rendered pages."""
 
-from dashboard.app import create_app
+from parawire.dashboard.app import create_app
 
 __all__ = ["create_app"]

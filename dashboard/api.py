@@ -8,14 +8,14 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Response
 from pydantic import BaseModel, Field
 
-from dashboard import review, runs
-from dashboard.overview import Breakdown
-from dashboard.pair_search import PairFilters, PairView, pairs_by_id, search_pairs
-from dashboard.precision import Precision
-from dashboard.review import MAX_SAMPLE
-from dashboard.runs import RunView, utc
-from dashboard.security import require_token
-from dashboard.state import DashboardState, state_of
+from parawire.dashboard import review, runs
+from parawire.dashboard.overview import Breakdown
+from parawire.dashboard.pair_search import PairFilters, PairView, pairs_by_id, search_pairs
+from parawire.dashboard.precision import Precision
+from parawire.dashboard.review import MAX_SAMPLE
+from parawire.dashboard.runs import RunView, utc
+from parawire.dashboard.security import require_token
+from parawire.dashboard.state import DashboardState, state_of
 
 MAX_ID = 2**31 - 1
 State = Annotated[DashboardState, Depends(state_of)]

@@ -14,13 +14,12 @@ from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from dashboard import api, pages
-from dashboard.overview import OverviewCache
-from dashboard.security import security_headers
-from dashboard.state import DashboardState
 from parawire.config import Settings
-from parawire.stages import store_of
-from parawire.store import Store
+from parawire.dashboard import api, pages
+from parawire.dashboard.overview import OverviewCache
+from parawire.dashboard.security import security_headers
+from parawire.dashboard.state import DashboardState
+from parawire.store import Store, store_of
 
 STATIC = Path(__file__).with_name("static")
 

@@ -13,12 +13,12 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 
-from dashboard import review, runs
-from dashboard.api import MAX_ID, existing_run
-from dashboard.overview import DIMENSIONS, METRICS
-from dashboard.pair_search import PairFilters, search_pairs
-from dashboard.state import DashboardState, state_of
-from dashboard.textdiff import diff_sides
+from parawire.dashboard import review, runs
+from parawire.dashboard.api import MAX_ID, existing_run
+from parawire.dashboard.overview import DIMENSIONS, METRICS
+from parawire.dashboard.pair_search import PairFilters, search_pairs
+from parawire.dashboard.state import DashboardState, state_of
+from parawire.dashboard.textdiff import diff_sides
 
 HERE = Path(__file__).parent
 PLOTLY_JS = Path(str(files("plotly") / "package_data" / "plotly.min.js"))

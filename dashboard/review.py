@@ -5,8 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
-from dashboard.pair_search import PairView, pairs_by_id
-from dashboard.precision import Precision, precision_of
+from parawire.dashboard.pair_search import PairView, pairs_by_id
+from parawire.dashboard.precision import Precision, precision_of
 from parawire.store import ReviewLabel, Store
 
 MAX_SAMPLE = 50

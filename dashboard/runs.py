@@ -9,9 +9,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from indexer import open_index
 from parawire.config import Settings
 from parawire.errors import ParawireError
+from parawire.indexer import open_index
 from parawire.records import Run
 from parawire.store import Store, schema
 

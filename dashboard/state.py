@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from fastapi import Request
 
-from dashboard.overview import OverviewCache
 from parawire.config import Settings
+from parawire.dashboard.overview import OverviewCache
 from parawire.store import Store
 
 

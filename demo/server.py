@@ -8,7 +8,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from threading import Thread
 from typing import ClassVar
 
-from demo.site import build_site
+from parawire.demo.site import build_site
 
 
 class _Handler(BaseHTTPRequestHandler):

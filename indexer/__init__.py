@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from indexer.elasticsearch_index import ElasticsearchIndex
-from indexer.protocol import HcsssQuery, Hit, IndexStats, SentenceIndex
-from indexer.tantivy_index import TantivyIndex
 from parawire.config import Settings
 from parawire.errors import ParawireError
+from parawire.indexer.elasticsearch_index import ElasticsearchIndex
+from parawire.indexer.filling import fill_index
+from parawire.indexer.protocol import HcsssQuery, Hit, IndexStats, SentenceIndex
+from parawire.indexer.tantivy_index import TantivyIndex
 
 
 def open_index(settings: Settings, *, rebuild: bool = False) -> SentenceIndex:
@@ -28,4 +29,4 @@ def open_index(settings: Settings, *, rebuild: bool = False) -> SentenceIndex:
 
 
 __all__ = ["ElasticsearchIndex", "HcsssQuery", "Hit", "IndexStats", "SentenceIndex", "TantivyIndex",
-           "open_index"]
+           "fill_index", "open_index"]

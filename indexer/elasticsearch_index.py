@@ -18,9 +18,9 @@ from elastic_transport import ConnectionError as TransportConnectionError
 from elastic_transport import TransportError, Urllib3HttpNode
 from elasticsearch import ApiError, Elasticsearch, helpers
 
-from indexer.es_mapping import analysis, es_document, mappings
-from indexer.protocol import HcsssQuery, Hit, IndexStats
 from parawire.errors import ParawireError
+from parawire.indexer.es_mapping import analysis, es_document, mappings
+from parawire.indexer.protocol import HcsssQuery, Hit, IndexStats
 from parawire.records import Sentence
 
 MAX_BUCKETS = 10_000

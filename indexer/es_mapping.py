@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from indexer.fields import document
+from parawire.indexer.fields import document
 from parawire.records import Sentence
 
 # Elasticsearch's built-in stop word lists, by ISO 639-1 code; other languages get none.

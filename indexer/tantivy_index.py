@@ -9,9 +9,9 @@ from pathlib import Path
 
 import tantivy
 
-from indexer.fields import document
-from indexer.protocol import HcsssQuery, Hit, IndexStats
 from parawire.errors import ParawireError
+from parawire.indexer.fields import document
+from parawire.indexer.protocol import HcsssQuery, Hit, IndexStats
 from parawire.records import Sentence
 
 MAX_DAYS = 100_000  # day buckets an aggregation may return

@@ -1,74 +1,10 @@
 """Annotation: the Annotator protocol, its spaCy and Stanza backends, and the annotate stage."""
 
-from __future__ import annotations
-
-from collections import Counter
-
-from tqdm import tqdm
-
-from nlp.pmi import PmiCollocations
-from nlp.protocol import Annotator
-from nlp.spacy_annotator import SpacyAnnotator
-from nlp.stanza_annotator import StanzaAnnotator, load_stanza_pipeline
-from parawire.config import Settings
-from parawire.errors import ParawireError
-from parawire.records import Article
-from parawire.store import Store
-
-
-def annotator_for(settings: Settings, language: str) -> Annotator:
-    """The configured annotator for one language (nlp.backend, or nlp.backends.<language>)."""
-    nlp = settings.nlp
-    if nlp.backend_for(language) == "stanza":
-        pipeline = load_stanza_pipeline(language, nlp.stanza_dir,
-                                        nlp.stanza_packages.get(language, "default"))
-        return StanzaAnnotator(pipeline, language, batch_size=nlp.batch_size)
-    model = nlp.models.get(language)
-    if not model:
-        raise ParawireError(
-            f"no NLP model configured for language {language!r}: set nlp.models.{language}"
-        )
-    return SpacyAnnotator(model, language, batch_size=nlp.batch_size, processes=nlp.processes)
-
-
-def annotate_pending(settings: Settings, store: Store) -> dict[str, int]:
-    """Annotate every article not yet annotated; returns counts.
-
-    With nlp.pmi, each language's collocation counts start from the sentences already
-    stored and grow with every batch; a batch gets the collocations its own sentences
-    complete."""
-    annotators: dict[str, Annotator] = {}
-    statistics: dict[str, PmiCollocations] = {}
-    counts: Counter[str] = Counter()
-    total = store.count_articles_to_annotate()
-    with tqdm(total=total, desc="annotate", unit="article", disable=None) as bar:
-        for batch in store.articles_to_annotate():
-            by_language: dict[str, list[Article]] = {}
-            for article in batch:
-                by_language.setdefault(article.language, []).append(article)
-            for language, articles in by_language.items():
-                if language not in annotators:
-                    annotators[language] = annotator_for(settings, language)
-                done = list(annotators[language].annotate(articles))
-                if settings.nlp.pmi:
-                    if language not in statistics:
-                        statistics[language] = _stored_statistics(settings, store, language)
-                    statistics[language].learn_and_mark(sentences for _, sentences in done)
-                for article, sentences in done:
-                    assert article.id is not None
-                    store.save_annotations(article.id, sentences)
-                    counts["articles"] += 1
-                    counts["sentences"] += len(sentences)
-                    bar.update(1)
-    return dict(counts)
-
-
-def _stored_statistics(settings: Settings, store: Store, language: str) -> PmiCollocations:
-    statistics = PmiCollocations(settings.nlp.pmi_min_count, settings.nlp.pmi_threshold)
-    for sentences in store.iter_sentences(language=language):
-        statistics.update(sentences)
-    return statistics
-
+from parawire.nlp.annotate import annotate_pending, annotator_for
+from parawire.nlp.pmi import PmiCollocations
+from parawire.nlp.protocol import Annotator
+from parawire.nlp.spacy_annotator import SpacyAnnotator
+from parawire.nlp.stanza_annotator import StanzaAnnotator
 
 __all__ = ["Annotator", "PmiCollocations", "SpacyAnnotator", "StanzaAnnotator", "annotate_pending",
            "annotator_for"]

@@ -6,9 +6,9 @@ import importlib.util
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from nlp.features import article_sentences
-from nlp.segment import passages
 from parawire.errors import ParawireError
+from parawire.nlp.features import article_sentences
+from parawire.nlp.segment import passages
 from parawire.records import Article, Sentence
 
 # The components whose output the features read: POS and lemmas (tagger, morphologizer,

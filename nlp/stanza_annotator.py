@@ -7,9 +7,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from nlp.features import SENTENCE_TEXTS, article_sentences, ud_noun_chunks
-from nlp.segment import passages
 from parawire.errors import ParawireError
+from parawire.nlp.features import SENTENCE_TEXTS, article_sentences, ud_noun_chunks
+from parawire.nlp.segment import passages
 from parawire.records import Article, Sentence
 
 PROCESSORS = "tokenize,mwt,pos,lemma,depparse,ner"

@@ -1,5 +1,5 @@
 """`python -m parawire` runs the CLI."""
 
-from parawire.cli import main
+from parawire.roof.cli import main
 
 main()

@@ -25,7 +25,7 @@ def make_sentence(sentence_id: int, article_id: int, pn: list[str], cn: list[str
 
 def store_demo_articles(store) -> int:
     """Put the demo site's articles straight into a store (no crawl); returns how many."""
-    from demo import load_articles
+    from parawire.demo import load_articles
     from parawire.records import Article
     from parawire.textnorm import content_hash
 

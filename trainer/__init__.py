@@ -1,5 +1,5 @@
 """Training paraphrase generators on exported corpora."""
 
-from trainer.corpus import SPECIALS, TokenPair, Vocabulary, read_pairs, tokenize
+from parawire.trainer.corpus import SPECIALS, TokenPair, Vocabulary, read_pairs, tokenize
 
 __all__ = ["SPECIALS", "TokenPair", "Vocabulary", "read_pairs", "tokenize"]

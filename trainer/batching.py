@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import torch
 
-from trainer.corpus import BOS_ID, EOS_ID, PAD_ID, UNK_ID, TokenPair, Vocabulary
+from parawire.trainer.corpus import BOS_ID, EOS_ID, PAD_ID, UNK_ID, TokenPair, Vocabulary
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,8 +10,8 @@ from typing import Any
 import torch
 
 from parawire.errors import ParawireError
-from trainer.corpus import SPECIALS, Vocabulary
-from trainer.model import ModelConfig, PointerGenerator
+from parawire.trainer.corpus import SPECIALS, Vocabulary
+from parawire.trainer.model import ModelConfig, PointerGenerator
 
 CHECKPOINT_FORMAT = 1
 

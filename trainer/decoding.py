@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import torch
 
-from trainer.batching import Batch
-from trainer.corpus import BOS_ID, EOS_ID, PAD_ID, UNK_ID
-from trainer.model import PointerGenerator
+from parawire.trainer.batching import Batch
+from parawire.trainer.corpus import BOS_ID, EOS_ID, PAD_ID, UNK_ID
+from parawire.trainer.model import PointerGenerator
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from trainer.corpus import autoencoder_pairs, read_split
-from trainer.decoding import DecodeOptions
-from trainer.inference import Paraphraser
-from trainer.metrics import score_all
+from parawire.trainer.corpus import autoencoder_pairs, read_split
+from parawire.trainer.decoding import DecodeOptions
+from parawire.trainer.inference import Paraphraser
+from parawire.trainer.metrics import score_all
 
 
 def evaluate(checkpoint: Path, split: str = "test", corpus: Path | None = None,

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import torch
 
-from trainer.batching import collate, encode_pair
-from trainer.checkpoints import load_model, read_checkpoint
-from trainer.corpus import TokenPair, tokenize
-from trainer.decoding import DecodeOptions, decode, words
-from trainer.training import pick_device, set_threads
+from parawire.trainer.batching import collate, encode_pair
+from parawire.trainer.checkpoints import load_model, read_checkpoint
+from parawire.trainer.corpus import TokenPair, tokenize
+from parawire.trainer.decoding import DecodeOptions, decode, words
+from parawire.trainer.training import pick_device, set_threads
 
 _SPACE_BEFORE = re.compile(r" ([.,;:!?)'’]|n't|'s)(?= |$)")
 _SPACE_AFTER = re.compile(r"([(]) ")

@@ -13,8 +13,8 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from trainer.batching import Batch
-from trainer.corpus import PAD_ID, UNK_ID
+from parawire.trainer.batching import Batch
+from parawire.trainer.corpus import PAD_ID, UNK_ID
 
 MODEL_KINDS = ("pointer", "seq2seq", "autoencoder")
 EPSILON = 1e-12

@@ -13,8 +13,8 @@ import torch
 from tqdm import tqdm
 
 from parawire.errors import ParawireError
-from trainer.batching import Encoded, encode_pair, length_batches
-from trainer.checkpoints import (
+from parawire.trainer.batching import Encoded, encode_pair, length_batches
+from parawire.trainer.checkpoints import (
     Progress,
     load_model,
     progress_of,
@@ -22,8 +22,8 @@ from trainer.checkpoints import (
     restore_random_state,
     save_checkpoint,
 )
-from trainer.corpus import TokenPair, Vocabulary, autoencoder_pairs, read_split
-from trainer.model import MODEL_KINDS, ModelConfig, PointerGenerator
+from parawire.trainer.corpus import TokenPair, Vocabulary, autoencoder_pairs, read_split
+from parawire.trainer.model import MODEL_KINDS, ModelConfig, PointerGenerator
 
 LAST, BEST, METRICS = "last.pt", "best.pt", "metrics.jsonl"
 # Settings a resumed run may change; any other difference means a different run.

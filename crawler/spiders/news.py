@@ -10,14 +10,14 @@ from typing import Any
 import scrapy
 from scrapy.http import HtmlResponse, Response, TextResponse
 
-from crawler.dates import publication_date
-from crawler.decoding import page_text
-from crawler.extraction import canonical_url, extract
-from crawler.failures import failure_reason
-from crawler.language import same_language
-from crawler.listings import Listed, ListingError, parse_feed, parse_section, parse_sitemap
-from crawler.sources import DEFAULT_SOURCES, Outlet, Section, Sources, load_sources
-from crawler.topics import OTHER, assign_topic
+from parawire.crawler.dates import publication_date
+from parawire.crawler.decoding import page_text
+from parawire.crawler.extraction import canonical_url, extract
+from parawire.crawler.failures import failure_reason
+from parawire.crawler.language import same_language
+from parawire.crawler.listings import Listed, ListingError, parse_feed, parse_section, parse_sitemap
+from parawire.crawler.sources import DEFAULT_SOURCES, Outlet, Section, Sources, load_sources
+from parawire.crawler.topics import OTHER, assign_topic
 from parawire.records import Article
 from parawire.textnorm import content_hash
 

@@ -1,5 +1,19 @@
 """The store: every stage reads its input records here and writes its own."""
 
+from functools import lru_cache
+
+from parawire.config import Settings
 from parawire.store.store import ArticleOutcome, PairRow, ReviewLabel, Store, open_store
 
-__all__ = ["ArticleOutcome", "PairRow", "ReviewLabel", "Store", "open_store"]
+
+def store_of(settings: Settings) -> Store:
+    """The store the settings point at, migrated (once per process and URL)."""
+    return _store(settings.store_url)
+
+
+@lru_cache(maxsize=8)
+def _store(url: str) -> Store:
+    return open_store(url)
+
+
+__all__ = ["ArticleOutcome", "PairRow", "ReviewLabel", "Store", "open_store", "store_of"]

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from dashboard.precision import wilson_interval
 from parawire.config import load_settings
+from parawire.dashboard.precision import wilson_interval
 from parawire.records import Pair
-from parawire.stages import store_of
+from parawire.store import store_of
 from tests.conftest import ROOT
 from tests.factories import store_hostile_article
 

@@ -14,11 +14,11 @@ from datetime import date, timedelta
 
 import pytest
 
-from aligner import AlignParams
-from parawire import pipeline
+from parawire.aligner import AlignParams
 from parawire.config import load_settings
 from parawire.records import Article
-from parawire.stages import store_of
+from parawire.roof import pipeline
+from parawire.store import store_of
 from tests.conftest import ROOT
 from tests.factories import make_sentence
 
@@ -48,7 +48,7 @@ def fill(settings, articles: int = 1500) -> None:
 
 def start_worker(env):
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "parawire.tasks", "worker", "--pool=solo",
+        [sys.executable, "-m", "celery", "-A", "parawire.roof.tasks", "worker", "--pool=solo",
          "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )

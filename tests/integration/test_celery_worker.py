@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from aligner import AlignParams
-from parawire import pipeline
+from parawire.aligner import AlignParams
 from parawire.config import load_settings
-from parawire.stages import store_of
+from parawire.roof import pipeline
+from parawire.store import store_of
 from tests.factories import store_demo_articles
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -19,7 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def _worker(env: dict[str, str], log) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "parawire.tasks", "worker", "--pool=solo",
+        [sys.executable, "-m", "celery", "-A", "parawire.roof.tasks", "worker", "--pool=solo",
          "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True,
     )

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from crawler import run_crawl
-from crawler.loopback import Page, serve_pages
 from parawire.config import load_settings
-from parawire.stages import store_of
+from parawire.crawler import run_crawl
+from parawire.crawler.loopback import Page, serve_pages
+from parawire.store import store_of
 
 TODAY = datetime.now(UTC).date()
 TEAMS = ["Harriers", "Rovers", "Wanderers", "Athletic", "United", "Rangers", "Albion", "Town",

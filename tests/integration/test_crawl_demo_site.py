@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from crawler import run_crawl
-from demo import date_range, load_articles, serve_demo, sources_toml
 from parawire.config import load_settings
+from parawire.crawler import run_crawl
+from parawire.demo import date_range, load_articles, serve_demo, sources_toml
 from parawire.errors import ParawireError
-from parawire.stages import store_of
+from parawire.store import store_of
 
 EXPECTED_TOPICS = {"harriers": "sports", "rowing": "sports", "museum": "culture",
                    "aground": "nature", "turtle": "nature", "branch": "economics",

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from crawler.loopback import loopback_settings
-from demo import date_range, load_articles, serve_demo, sources_toml
-from parawire import pipeline
 from parawire.config import load_settings
-from parawire.stages import store_of
+from parawire.crawler.loopback import loopback_settings
+from parawire.demo import date_range, load_articles, serve_demo, sources_toml
+from parawire.roof import pipeline
+from parawire.store import store_of
 
 
 @pytest.fixture(scope="module")

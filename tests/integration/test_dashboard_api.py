@@ -12,11 +12,10 @@ from datetime import date
 import pytest
 from fastapi.testclient import TestClient
 
-from dashboard import create_app
-from indexer import open_index
 from parawire.config import load_settings
+from parawire.dashboard import create_app
+from parawire.indexer import fill_index, open_index
 from parawire.records import Pair
-from parawire.stages import fill_index
 from parawire.store import Store
 from tests.factories import make_sentence, store_annotated_article, store_hostile_article
 from tests.integration import test_store_contract

@@ -8,11 +8,11 @@ import json
 import pyarrow.parquet as pq
 import pytest
 
-from aligner import AlignParams, DatasetOptions, export_run
-from parawire import pipeline
+from parawire.aligner import AlignParams, DatasetOptions, export_run
 from parawire.config import load_settings
 from parawire.errors import ParawireError
-from parawire.stages import store_of
+from parawire.roof import pipeline
+from parawire.store import store_of
 from tests.factories import store_demo_articles
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from crawler.quality import crawl_and_score, load_saved_pages, overlap
 from parawire.config import load_settings
+from parawire.crawler.quality import crawl_and_score, load_saved_pages, overlap
 
 
 def test_overlap_counts_repeated_tokens_once_per_occurrence():

@@ -6,8 +6,8 @@ from datetime import date, timedelta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from aligner import AlignParams, brute_force_candidates, build_query
-from indexer import TantivyIndex
+from parawire.aligner import AlignParams, brute_force_candidates, build_query
+from parawire.indexer import TantivyIndex
 from tests.factories import make_sentence
 
 PROPER = [f"name {i}" for i in range(6)]

@@ -16,12 +16,12 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 
-from aligner import AlignParams, build_query
-from indexer import ElasticsearchIndex, HcsssQuery, SentenceIndex, TantivyIndex, open_index
-from parawire.cli import main
+from parawire.aligner import AlignParams, build_query
 from parawire.config import load_settings
 from parawire.errors import ParawireError
+from parawire.indexer import ElasticsearchIndex, HcsssQuery, SentenceIndex, TantivyIndex, open_index
 from parawire.records import Article
+from parawire.roof.cli import main
 from parawire.store import open_store
 from parawire.textnorm import content_hash
 from tests.factories import make_sentence

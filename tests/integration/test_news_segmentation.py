@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from nlp import SpacyAnnotator
+from parawire.nlp import SpacyAnnotator
 from parawire.records import Article
 
 

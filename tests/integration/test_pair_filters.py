@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import date
 
-from aligner import AlignParams
-from parawire import pipeline
+from parawire.aligner import AlignParams
 from parawire.config import load_settings
 from parawire.records import Article
-from parawire.stages import store_of
+from parawire.roof import pipeline
+from parawire.store import store_of
 from parawire.textnorm import content_hash
 from tests.factories import store_demo_articles
 
@@ -25,7 +25,7 @@ def _aligned(tmp_path, extra: list[Article] = (), **params):
 
 
 def test_syndicated_copies_are_skipped_and_counted(tmp_path):
-    from demo import load_articles
+    from parawire.demo import load_articles
 
     original = next(a for a in load_articles() if "gullhaven" in a.slug)
     text = "BRENNMOUTH (Wire Service) - " + "\n".join(original.paragraphs)

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from nlp import PmiCollocations, annotate_pending
 from parawire.config import load_settings
+from parawire.nlp import PmiCollocations, annotate_pending
 from parawire.records import Article
-from parawire.stages import store_of
+from parawire.store import store_of
 from parawire.store.store import ArticleOutcome
 from parawire.textnorm import content_hash
 

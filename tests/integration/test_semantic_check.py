@@ -1,10 +1,10 @@
 """The semantic check: real multilingual embeddings, and its effect on a run."""
 
-from aligner import AlignParams
-from aligner.semantic import cosine_similarities
-from parawire import pipeline
+from parawire.aligner import AlignParams
+from parawire.aligner.semantic import cosine_similarities
 from parawire.config import load_settings
-from parawire.stages import store_of
+from parawire.roof import pipeline
+from parawire.store import store_of
 from tests.factories import store_demo_articles
 
 

@@ -7,9 +7,9 @@ from datetime import date
 
 import pytest
 
-from nlp import SpacyAnnotator, annotator_for
 from parawire.config import load_settings
 from parawire.errors import ParawireError
+from parawire.nlp import SpacyAnnotator, annotator_for
 from parawire.records import Article
 
 

@@ -19,9 +19,9 @@ from parawire.records import Article
 
 stanza_conll = pytest.importorskip("stanza.utils.conll")
 
-from nlp import annotator_for  # noqa: E402
-from nlp.features import article_sentences  # noqa: E402
-from nlp.stanza_annotator import StanzaAnnotator, spacy_doc, stanza_vocab  # noqa: E402
+from parawire.nlp import annotator_for  # noqa: E402
+from parawire.nlp.features import article_sentences  # noqa: E402
+from parawire.nlp.stanza_annotator import StanzaAnnotator, spacy_doc, stanza_vocab  # noqa: E402
 
 # "That contract was fought for between Boeing and Lockheed Martin, Lockheed ultimately
 # winning the contest."  (MEANTIME en, first article, sentence 3)

@@ -147,7 +147,7 @@ def test_unreachable_server_is_a_one_line_error():
 
 
 def test_syndicated_copies_are_stored_with_a_pointer_to_the_first(store):
-    from demo import load_articles
+    from parawire.demo import load_articles
 
     story = "\n".join(load_articles()[0].paragraphs)
     first = article(1, text=story)

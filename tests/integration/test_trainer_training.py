@@ -9,12 +9,12 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from parawire.errors import ParawireError  # noqa: E402
+from parawire.trainer.checkpoints import load_model, read_checkpoint  # noqa: E402
+from parawire.trainer.decoding import DecodeOptions  # noqa: E402
+from parawire.trainer.evaluation import evaluate  # noqa: E402
+from parawire.trainer.inference import Paraphraser  # noqa: E402
+from parawire.trainer.training import TrainConfig, train  # noqa: E402
 from tests.factories import write_paraphrase_corpus  # noqa: E402
-from trainer.checkpoints import load_model, read_checkpoint  # noqa: E402
-from trainer.decoding import DecodeOptions  # noqa: E402
-from trainer.evaluation import evaluate  # noqa: E402
-from trainer.inference import Paraphraser  # noqa: E402
-from trainer.training import TrainConfig, train  # noqa: E402
 
 # 9 template words + 4 special tokens: every invented name is outside the vocabulary.
 TINY = {"vocab_size": 13, "embedding": 16, "hidden": 32, "batch_size": 8, "lr": 0.01, "threads": 1}

@@ -1,7 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from aligner import Constraints, is_paraphrase, is_reference, required_cn_matches
+from parawire.aligner import Constraints, is_paraphrase, is_reference, required_cn_matches
 
 C = Constraints(min_cn=3, min_pn=3, alpha=0.7)
 

@@ -2,7 +2,7 @@ from datetime import date
 
 import pytest
 
-from crawler import assign_topic, canonical_url, extract, load_sources
+from parawire.crawler import assign_topic, canonical_url, extract, load_sources
 from parawire.errors import ParawireError
 
 GROUPS = {"sports": ["match", "goal", "cup"], "politics": ["council", "vote", "mayor"]}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from parawire import tasks
 from parawire.config import load_settings
+from parawire.roof import tasks
 
 SOURCES = """
 [[outlet]]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from dashboard.precision import precision_of, wilson_interval
-from dashboard.review import _cell
-from dashboard.runs import safe_link
-from dashboard.textdiff import diff_sides
+from parawire.dashboard.precision import precision_of, wilson_interval
+from parawire.dashboard.review import _cell
+from parawire.dashboard.runs import safe_link
+from parawire.dashboard.textdiff import diff_sides
 
 
 @pytest.mark.parametrize(("right", "total", "low", "high"), [

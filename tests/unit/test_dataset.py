@@ -1,7 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from aligner import DatasetOptions, build_dataset
+from parawire.aligner import DatasetOptions, build_dataset
 from parawire.records import Pair
 from parawire.store import PairRow
 from tests.factories import make_sentence

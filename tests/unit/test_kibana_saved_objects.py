@@ -6,8 +6,8 @@ import json
 
 import yaml
 
-from indexer.es_mapping import mappings
 from parawire.config import IndexConfig
+from parawire.indexer.es_mapping import mappings
 from tests.conftest import ROOT
 
 NDJSON = ROOT / "kibana" / "saved_objects.ndjson"

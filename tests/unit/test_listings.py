@@ -2,7 +2,7 @@ from datetime import date
 
 import pytest
 
-from crawler.listings import ListingError, parse_date, parse_feed, parse_sitemap
+from parawire.crawler.listings import ListingError, parse_date, parse_feed, parse_sitemap
 
 RSS = b"""<?xml version="1.0"?><rss version="2.0"><channel><title>x</title>
 <item><title>a</title><link>http://n.test/a.html</link>

@@ -1,6 +1,6 @@
-from aligner import above_beta, normalized, order_pair
-from aligner.pairs import make_pair
-from indexer import Hit
+from parawire.aligner import above_beta, normalized, order_pair
+from parawire.aligner.pairs import make_pair
+from parawire.indexer import Hit
 from parawire.textnorm import length_ratio, token_jaccard, verbatim_key
 from tests.factories import make_sentence
 

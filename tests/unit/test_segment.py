@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from nlp.segment import passages
+from parawire.nlp.segment import passages
 
 
 @pytest.fixture(scope="module")

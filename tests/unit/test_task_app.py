@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from parawire import tasks
 from parawire.config import load_settings
+from parawire.roof import tasks
 
 
 def test_switching_broker_switches_result_backend(monkeypatch):

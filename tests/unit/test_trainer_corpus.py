@@ -3,7 +3,7 @@ import json
 import pytest
 
 from parawire.errors import ParawireError
-from trainer import SPECIALS, Vocabulary, read_pairs, tokenize
+from parawire.trainer import SPECIALS, Vocabulary, read_pairs, tokenize
 
 
 def test_tokenize_splits_punctuation_and_lowercases():

@@ -6,10 +6,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from trainer.batching import collate, encode_pair  # noqa: E402
-from trainer.corpus import UNK_ID, TokenPair, Vocabulary  # noqa: E402
-from trainer.decoding import DecodeOptions, beam_search, blocked_trigram_ends, greedy  # noqa: E402
-from trainer.model import ModelConfig, PointerGenerator, final_distribution  # noqa: E402
+from parawire.trainer.batching import collate, encode_pair  # noqa: E402
+from parawire.trainer.corpus import UNK_ID, TokenPair, Vocabulary  # noqa: E402
+from parawire.trainer.decoding import DecodeOptions, beam_search, blocked_trigram_ends, greedy  # noqa: E402
+from parawire.trainer.model import ModelConfig, PointerGenerator, final_distribution  # noqa: E402
 
 
 def test_copy_distribution_on_a_hand_computed_example():

@@ -3,29 +3,14 @@
 from __future__ import annotations
 
 from datetime import date
-from functools import lru_cache
 from pathlib import Path
 
-from tqdm import tqdm
-
-import aligner
-import crawler
-import nlp
-from aligner import AlignParams, DatasetOptions
-from indexer import SentenceIndex, open_index
+from parawire import aligner, crawler, nlp
+from parawire.aligner import AlignParams, DatasetOptions
 from parawire.config import Settings
 from parawire.errors import ParawireError
-from parawire.store import Store, open_store
-
-
-def store_of(settings: Settings) -> Store:
-    """The store the settings point at, migrated (once per process and URL)."""
-    return _store(settings.store_url)
-
-
-@lru_cache(maxsize=8)
-def _store(url: str) -> Store:
-    return open_store(url)
+from parawire.indexer import fill_index, open_index
+from parawire.store import store_of
 
 
 def crawl(settings: Settings, since: date, until: date, sources: str | None = None,
@@ -47,22 +32,6 @@ def index(settings: Settings, rebuild: bool = False) -> dict[str, int]:
         target.clear()
     return {"indexed": fill_index(store, target, settings.index.commit_every),
             "index_size": target.count()}
-
-
-def fill_index(store: Store, target: SentenceIndex, commit_every: int) -> int:
-    """Index the store's sentences above the index's largest id, committing in batches."""
-    after = target.max_sentence_id()
-    added = pending = 0
-    with tqdm(total=store.count_sentences(after), desc="index", unit="sentence",
-              disable=None) as bar:
-        for batch in store.iter_sentences(after_id=after):
-            pending += target.add(batch)
-            bar.update(len(batch))
-            if pending >= commit_every:
-                target.commit()
-                added, pending = added + pending, 0
-    target.commit()
-    return added + pending
 
 
 def align_batch(settings: Settings, run_id: int, params: AlignParams,

@@ -15,9 +15,9 @@ from celery import Celery, Signature, chain, chord
 from celery.result import allow_join_result
 from celery.schedules import crontab
 
-from aligner import AlignParams, DatasetOptions, finish_run, start_run
-from parawire import stages
+from parawire.aligner import AlignParams, DatasetOptions, finish_run, start_run
 from parawire.config import Settings, load_settings
+from parawire.roof import stages
 
 DAILY_TASK = "parawire.daily"
 
@@ -142,7 +142,7 @@ def align_dates_task(self: Any, since: str, until: str) -> dict[str, int]:
 def daily_workflow(config: Settings, day: date) -> Signature:
     """The daily crawl of `day` and the day before: one crawl task per outlet of the
     sources file, then annotate → index → align for those dates."""
-    from crawler import load_sources, sources_path
+    from parawire.crawler import load_sources, sources_path
 
     path = sources_path(config)
     since, until = (day - timedelta(days=1)).isoformat(), day.isoformat()

@@ -77,7 +77,7 @@ def crawl(ctx: click.Context, since: datetime | None, until: datetime | None,
           sources: str | None, outlets: tuple[str, ...], topics: tuple[str, ...],
           all_topics: bool) -> None:
     """Crawl the outlets' feeds, sitemaps and section pages for articles in the date window."""
-    from parawire import pipeline
+    from parawire.roof import pipeline
 
     if topics and all_topics:
         raise ParawireError("--topic and --all-topics exclude each other")
@@ -90,7 +90,7 @@ def crawl(ctx: click.Context, since: datetime | None, until: datetime | None,
 @click.pass_context
 def annotate(ctx: click.Context) -> None:
     """Split new articles into annotated sentences."""
-    from parawire import pipeline
+    from parawire.roof import pipeline
 
     _echo(pipeline.annotate(_settings(ctx)))
 
@@ -100,7 +100,7 @@ def annotate(ctx: click.Context) -> None:
 def index(ctx: click.Context) -> None:
     """Index the sentences the index does not hold yet."""
     if ctx.invoked_subcommand is None:
-        from parawire import pipeline
+        from parawire.roof import pipeline
 
         _echo(pipeline.index(_settings(ctx)))
 
@@ -109,7 +109,7 @@ def index(ctx: click.Context) -> None:
 @click.pass_context
 def rebuild(ctx: click.Context) -> None:
     """Re-create the index from the store."""
-    from parawire import pipeline
+    from parawire.roof import pipeline
 
     _echo(pipeline.index(_settings(ctx), rebuild=True))
 
@@ -120,7 +120,7 @@ def stats(ctx: click.Context) -> None:
     """Sentences in the index by language, topic, outlet and day."""
     from dataclasses import asdict
 
-    from indexer import open_index
+    from parawire.indexer import open_index
 
     settings = _settings(ctx)
     _echo({"backend": settings.index.backend, **asdict(open_index(settings).stats())})
@@ -128,7 +128,7 @@ def stats(ctx: click.Context) -> None:
 
 def _align_params(settings: Settings, since: datetime | None, until: datetime | None,
                   lang: str | None, topic: str | None) -> Any:
-    from aligner import AlignParams
+    from parawire.aligner import AlignParams
 
     return AlignParams.from_config(
         settings.align, language=lang, topic=topic,
@@ -145,7 +145,7 @@ def _align_params(settings: Settings, since: datetime | None, until: datetime | 
 def align(ctx: click.Context, since: datetime | None, until: datetime | None,
           lang: str | None, topic: str | None) -> None:
     """Mine paraphrase pairs with the highly constrained similarity search."""
-    from parawire import pipeline
+    from parawire.roof import pipeline
 
     settings = _settings(ctx)
     _echo(pipeline.align(settings, _align_params(settings, since, until, lang, topic)))
@@ -166,8 +166,8 @@ def align(ctx: click.Context, since: datetime | None, until: datetime | None,
 def export(ctx: click.Context, run_id: int | None, fmt: str, lang: str | None, out: str | None,
            seed: int, one_target_per_input: bool, flipped: bool) -> None:
     """Write a run's pairs as train/valid/test files with a datasheet."""
-    from aligner import DatasetOptions
-    from parawire import pipeline
+    from parawire.aligner import DatasetOptions
+    from parawire.roof import pipeline
 
     options = DatasetOptions(one_target_per_input=one_target_per_input, flipped=flipped,
                              seed=seed, language=lang)
@@ -175,7 +175,7 @@ def export(ctx: click.Context, run_id: int | None, fmt: str, lang: str | None, o
 
 
 def _decode_options(settings: Settings, beam: int | None) -> Any:
-    from trainer.decoding import DecodeOptions
+    from parawire.trainer.decoding import DecodeOptions
 
     return DecodeOptions(beam=beam or settings.train.beam,
                          length_penalty=settings.train.length_penalty,
@@ -215,8 +215,8 @@ _device = click.option("--device", help="auto, cpu, cuda or cuda:N [default: tra
 def train(ctx: click.Context, kind: str, corpus: str, out: str, init_from: str | None,
           progress: bool, **overrides: Any) -> None:
     """Train a paraphrase generator on an exported corpus (settings: [train] in the config)."""
-    from trainer.training import TrainConfig
-    from trainer.training import train as train_run
+    from parawire.trainer.training import TrainConfig
+    from parawire.trainer.training import train as train_run
 
     defaults = _settings(ctx).train.model_dump(exclude={"beam", "length_penalty"})
     chosen = {key: value for key, value in overrides.items() if value is not None}
@@ -240,7 +240,7 @@ def train(ctx: click.Context, kind: str, corpus: str, out: str, init_from: str |
 def evaluate(ctx: click.Context, checkpoint: str, split: str, corpus: str | None, beam: int | None,
              limit: int | None, predictions: str | None, device: str | None) -> None:
     """ROUGE-1/2/L F1 and BLEU of a checkpoint's paraphrases of a split."""
-    from trainer.evaluation import evaluate as evaluate_run
+    from parawire.trainer.evaluation import evaluate as evaluate_run
 
     settings = _settings(ctx)
     _echo(evaluate_run(Path(checkpoint), split, Path(corpus) if corpus else None,
@@ -258,7 +258,7 @@ def evaluate(ctx: click.Context, checkpoint: str, split: str, corpus: str | None
 def paraphrase(ctx: click.Context, checkpoint: str, sentences: tuple[str, ...], beam: int | None,
                device: str | None) -> None:
     """Paraphrase the SENTENCES, or each line of standard input when none is given."""
-    from trainer.inference import Paraphraser
+    from parawire.trainer.inference import Paraphraser
 
     settings = _settings(ctx)
     lines = list(sentences) or [line.strip() for line in sys.stdin if line.strip()]
@@ -276,7 +276,7 @@ def paraphrase(ctx: click.Context, checkpoint: str, sentences: tuple[str, ...], 
 def run_pipeline(ctx: click.Context, since: datetime | None, until: datetime | None,
                  sources: str | None) -> None:
     """crawl → annotate → index → align → export for a date window."""
-    from parawire import pipeline
+    from parawire.roof import pipeline
 
     settings = _settings(ctx)
     first, last = _window(since, until)
@@ -288,7 +288,7 @@ def run_pipeline(ctx: click.Context, since: datetime | None, until: datetime | N
 @click.pass_context
 def demo(ctx: click.Context) -> None:
     """Serve the bundled demo site on 127.0.0.1 and run the whole pipeline on it."""
-    from parawire.demo_run import run_demo
+    from parawire.roof.demo_run import run_demo
 
     click.echo(run_demo(_settings(ctx)))
 
@@ -297,7 +297,7 @@ def demo(ctx: click.Context) -> None:
 @click.pass_context
 def status(ctx: click.Context) -> None:
     """Counts in the store and the index, and the latest runs."""
-    from parawire.status import status_report
+    from parawire.roof.status import status_report
 
     click.echo(status_report(_settings(ctx)))
 
@@ -312,7 +312,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None) -> None:
 
     import uvicorn
 
-    from dashboard import create_app
+    from parawire.dashboard import create_app
 
     settings = _settings(ctx)
     token = settings.serve.token
@@ -330,7 +330,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None) -> None:
 @click.pass_context
 def daily(ctx: click.Context, day: datetime | None) -> None:
     """Run the daily job once: crawl each outlet, then annotate, index and align those days."""
-    from parawire import pipeline
+    from parawire.roof import pipeline
 
     _echo(pipeline.daily(_settings(ctx), day.date() if day else _today()))
 
@@ -340,7 +340,7 @@ def _exec_celery(settings: Settings, command: str, celery_args: tuple[str, ...])
         raise ParawireError("broker.url is empty: set it (e.g. redis://127.0.0.1:6379/0)")
     if settings.config_file:
         os.environ["PARAWIRE_CONFIG"] = settings.config_file
-    argv = [sys.executable, "-m", "celery", "-A", "parawire.tasks", command, *celery_args]
+    argv = [sys.executable, "-m", "celery", "-A", "parawire.roof.tasks", command, *celery_args]
     os.execv(sys.executable, argv)
 
 

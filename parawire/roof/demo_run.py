@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import time
 
-from aligner import AlignParams
-from demo import date_range, serve_demo, sources_toml
-from parawire import pipeline
+from parawire.aligner import AlignParams
 from parawire.config import Settings
-from parawire.stages import store_of
+from parawire.demo import date_range, serve_demo, sources_toml
+from parawire.roof import pipeline
+from parawire.store import store_of
 
 
 def run_demo(settings: Settings) -> str:

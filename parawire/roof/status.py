@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from indexer import open_index
 from parawire.config import Settings
+from parawire.indexer import open_index
 from parawire.store import open_store
 
 

@@ -10,9 +10,9 @@ from typing import Any
 
 from tqdm import tqdm
 
-from aligner import AlignParams, DatasetOptions, finish_run, start_run
-from parawire import stages, tasks
+from parawire.aligner import AlignParams, DatasetOptions, finish_run, start_run
 from parawire.config import Settings
+from parawire.roof import stages, tasks
 from parawire.store import Store
 
 
@@ -93,7 +93,7 @@ def export(settings: Settings, run_id: int | None = None, out: Path | None = Non
 def daily(settings: Settings, day: date) -> dict:
     """The daily job for `day` (crawl per outlet → annotate → index → align), as tasks;
     returns the crawl runs it made and the alignment's counts."""
-    from crawler import load_sources, sources_path
+    from parawire.crawler import load_sources, sources_path
 
     tasks.configure(settings)
     outlets = len(load_sources(sources_path(settings)).outlets)
