@@ -323,6 +323,12 @@ class Store:
             rows = conn.execute(sa.select(table.c.sentence_id).where(table.c.run_id == run_id))
             return {row.sentence_id for row in rows}
 
+    def count_done_references(self, run_id: int) -> int:
+        """How many references of this run have their search recorded."""
+        table = schema.alignment_references
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(sa.func.count()).where(table.c.run_id == run_id)).scalar_one()
+
     def record_references(self, run_id: int, reference_ids: list[int], pairs: list[Pair]) -> None:
         """Store a batch's pairs and mark its references done, in one transaction."""
         with self.engine.begin() as conn:
