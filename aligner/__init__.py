@@ -9,12 +9,17 @@ from parawire.aligner.params import AlignParams
 from parawire.aligner.query import build_query
 from parawire.aligner.run import align_batch, finish_run, select_references, start_run
 from parawire.aligner.scoring import above_beta, normalized
+from parawire.aligner.stage import ALIGN, EXPORT, AlignScope, ExportScope
 
 __all__ = [
+    "ALIGN",
+    "EXPORT",
     "FORMATS",
     "AlignParams",
+    "AlignScope",
     "Constraints",
     "DatasetOptions",
+    "ExportScope",
     "above_beta",
     "align_batch",
     "brute_force_candidates",

@@ -7,19 +7,21 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from parawire.config import ExportConfig
 from parawire.store import PairRow
 
 SPLITS = ("train", "valid", "test")
+_EXPORT_DEFAULTS = ExportConfig()  # the defaults live in the config model
 
 
 @dataclass(frozen=True, slots=True)
 class DatasetOptions:
     """How a run's pairs become examples, and how the examples are split."""
 
-    one_target_per_input: bool = True
-    flipped: bool = True
+    one_target_per_input: bool = _EXPORT_DEFAULTS.one_target_per_input
+    flipped: bool = _EXPORT_DEFAULTS.flipped
     ratios: tuple[float, float, float] = (0.8, 0.1, 0.1)
-    seed: int = 13
+    seed: int = _EXPORT_DEFAULTS.seed
     language: str | None = None
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from parawire.config import Settings, load_settings
 from parawire.records import Article, Sentence
-from parawire.roof import pipeline
+from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
 from parawire.store.schema import articles
 from parawire.textnorm import content_hash
@@ -34,8 +34,8 @@ def build_corpus(documents: Iterable[tuple[str, str, str, date | None]],
     for url, source, text, day in documents:
         store.add_article(Article(url=url, source=source, language="en", title="", text=text,
                                   published=day, topic="news", content_hash=content_hash(text)))
-    pipeline.annotate(settings)
-    pipeline.index(settings)
+    run_stage(settings, "annotate")
+    run_stage(settings, "index")
     by_article: dict[int, list[Sentence]] = {}
     for batch in store.iter_sentences():
         for sentence in batch:

@@ -25,7 +25,7 @@ import trafilatura
 from common import SHARED_DATA, report
 
 from parawire.config import load_settings
-from parawire.crawler import CrawlScope, extract, run_crawl
+from parawire.crawler import CRAWL, extract
 from parawire.crawler.loopback import loopback_settings, serve_pages
 from parawire.crawler.quality import by_language, load_saved_pages, mirror_site
 from parawire.crawler.quality import sources_toml as saved_sources
@@ -61,8 +61,8 @@ def crawl_once() -> dict:
     with serve_demo() as demo_base, serve_pages(mirror_site(groups)) as saved_base:
         sources.write_text(demo_sources(demo_base) + "\n" + saved_sources(saved_base, groups))
         started = time.perf_counter()
-        counts = run_crawl(settings, date(1995, 1, 1), datetime.now(UTC).date(), sources,
-                           CrawlScope(all_topics=True))
+        counts = CRAWL(settings, {"since": date(1995, 1, 1), "sources": str(sources),
+                                  "all_topics": True})
         wall = time.perf_counter() - started
     return {"counts": {k: v for k, v in counts.items() if k not in {"run_id", "log"}},
             "crawl_seconds": counts["elapsed_ms"] / 1000, "run_seconds": round(wall, 2)}

@@ -14,8 +14,7 @@ import time
 
 from common import SHARED_DATA, build_corpus, report
 
-from parawire.aligner import AlignParams
-from parawire.roof import pipeline
+from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
 
 
@@ -29,7 +28,7 @@ def main() -> None:
     prepared = time.perf_counter() - started
     article_of = {s.id: url for url, sentences in by_url.items() for s in sentences}
     started = time.perf_counter()
-    run = pipeline.align(settings, AlignParams.from_config(settings.align))
+    run = run_stage(settings, "align")
     align_seconds = time.perf_counter() - started
     pairs = store_of(settings).pairs(run["run_id"])
     same_topic = sum(topic[article_of[p.input_sentence_id]][0] ==

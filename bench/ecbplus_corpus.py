@@ -15,8 +15,7 @@ from pathlib import Path
 
 from common import SHARED_DATA, build_corpus
 
-from parawire.aligner import AlignParams, DatasetOptions
-from parawire.roof import pipeline
+from parawire.roof.pipeline import run_stage
 
 
 def main() -> None:
@@ -28,9 +27,9 @@ def main() -> None:
     settings, _ = build_corpus(
         (f"ecb:{a['id']}", f"ecb-{a['id']}", f"{a['title']}\n{a['text']}", None) for a in articles
     )
-    run = pipeline.align(settings, AlignParams.from_config(settings.align))
-    sheet = pipeline.export(settings, run["run_id"], args.out.resolve(), "jsonl",
-                            DatasetOptions(seed=args.seed))
+    run = run_stage(settings, "align")
+    sheet = run_stage(settings, "export", run_id=run["run_id"], out=str(args.out.resolve()),
+                      format="jsonl", seed=args.seed)
     print(json.dumps({"mined_pairs": sheet["mined_pairs"], "examples": sheet["examples"],
                       "out": str(args.out)}, indent=2))
 

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import argparse
 import csv
-import dataclasses
+from typing import Any
 
 from common import SHARED_DATA, build_corpus, report
 
 from parawire.aligner import AlignParams, build_query, is_paraphrase, is_reference
 from parawire.aligner.semantic import cosine_similarities
 from parawire.indexer import open_index
-from parawire.roof import pipeline
+from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
 
 
@@ -46,10 +46,12 @@ def precision_recall(predicted: list[bool], labels: list[int]) -> dict[str, floa
             "recall": round(tp / positives, 4)}
 
 
-def retrieved(settings, params: AlignParams, labelled: dict[frozenset[int], int],
-              positives: int) -> dict[str, float | int | None]:
-    """Run the aligner over the indexed MSRP sentences; score its pairs against the labels."""
-    run = pipeline.align(settings, params)
+def retrieved(settings, labelled: dict[frozenset[int], int], positives: int,
+              **align: Any) -> dict[str, float | int | None]:
+    """Run the aligner ([align] with these overrides) over the indexed MSRP sentences; score
+    its pairs against the labels."""
+    settings = settings.model_copy(update={"align": settings.align.model_copy(update=align)})
+    run = run_stage(settings, "align")
     mined = {frozenset((p.input_sentence_id, p.target_sentence_id))
              for p in store_of(settings).pairs(run["run_id"])}
     hits = [labelled[key] for key in mined if key in labelled]
@@ -114,11 +116,12 @@ def main() -> None:
     for label, id1, id2, _, _ in rows:
         if id1 in sentence and id2 in sentence:
             labelled[frozenset((sentence[id1].id, sentence[id2].id))] = label
-    retrieval = {"without_semantic": retrieved(settings, params, labelled, sum(labels))}
+    retrieval = {"without_semantic": retrieved(settings, labelled, sum(labels),
+                                               max_hits=params.max_hits)}
     for threshold in args.semantic:
-        with_check = dataclasses.replace(params, min_semantic_similarity=threshold)
-        retrieval[f"semantic_{threshold}"] = retrieved(settings, with_check, labelled,
-                                                       sum(labels))
+        retrieval[f"semantic_{threshold}"] = retrieved(settings, labelled, sum(labels),
+                                                       max_hits=params.max_hits,
+                                                       min_semantic_similarity=threshold)
     report("msrp_quality", {
         "pairs": len(rows),
         "labelled_paraphrases": sum(labels),

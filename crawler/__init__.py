@@ -2,11 +2,13 @@
 
 import parawire.crawler.settings  # noqa: F401  (first: keeps tldextract offline)
 from parawire.crawler.extraction import Extracted, canonical_url, extract
-from parawire.crawler.runner import CrawlScope, run_crawl, sources_path
+from parawire.crawler.runner import run_crawl, sources_path
+from parawire.crawler.scope import CrawlScope
 from parawire.crawler.sources import Outlet, Sources, load_sources
+from parawire.crawler.stage import CRAWL
 from parawire.crawler.topics import assign_topic
 
 __all__ = [
-    "CrawlScope", "Extracted", "Outlet", "Sources", "assign_topic", "canonical_url", "extract",
-    "load_sources", "run_crawl", "sources_path",
+    "CRAWL", "CrawlScope", "Extracted", "Outlet", "Sources", "assign_topic", "canonical_url",
+    "extract", "load_sources", "run_crawl", "sources_path",
 ]

@@ -9,7 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date
 from html import escape
 from pathlib import Path
 from urllib.parse import quote, urlsplit
@@ -17,7 +17,8 @@ from urllib.parse import quote, urlsplit
 from parawire.config import Settings
 from parawire.crawler.language import detect_language
 from parawire.crawler.loopback import Page, loopback_settings, serve_pages
-from parawire.crawler.runner import CrawlScope, run_crawl
+from parawire.crawler.runner import run_crawl
+from parawire.crawler.scope import CrawlScope
 from parawire.store import store_of
 
 OUTLET = "saved-pages"
@@ -151,8 +152,8 @@ def crawl_and_score(settings: Settings, pages: list[SavedPage],
     groups = by_language(pages)
     with serve_pages(mirror_site(groups)) as base:
         sources.write_text(sources_toml(base, groups), encoding="utf-8")
-        counts = run_crawl(loopback_settings(settings), since, until or datetime.now(UTC).date(), sources,
-                           CrawlScope(all_topics=True))
+        scope = CrawlScope(since=since, until=until, sources=str(sources), all_topics=True)
+        counts = run_crawl(loopback_settings(settings), scope)
         stored = {urlsplit(a.url).path: a.text for batch in
                   store_of(settings).articles_to_annotate() for a in batch
                   if a.source.startswith(OUTLET)}

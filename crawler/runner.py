@@ -3,23 +3,14 @@
 from __future__ import annotations
 
 import multiprocessing
-from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from parawire.config import Settings
+from parawire.crawler.scope import CrawlScope
 from parawire.errors import ParawireError
 from parawire.store import open_store
-
-
-@dataclass(slots=True)
-class CrawlScope:
-    """Which outlets and topics a crawl keeps (empty lists: all of them)."""
-
-    outlets: list[str] = field(default_factory=list)
-    topics: list[str] = field(default_factory=list)
-    all_topics: bool = False
 
 
 def scrapy_settings(crawl: dict[str, Any]) -> dict[str, Any]:
@@ -73,6 +64,11 @@ def _crawl_in_child(store_url: str, run_id: int, sources_path: str, since: date,
     store.finish_crawl_run(run_id, _counts(crawler.stats.get_stats() if crawler.stats else {}))
 
 
+def _filters(scope: CrawlScope) -> dict[str, Any]:
+    """The spider's outlet and topic filters."""
+    return scope.model_dump(include={"outlets", "topics", "all_topics"})
+
+
 def sources_path(settings: Settings, override: str | Path | None = None) -> Path:
     """The sources file to crawl: an explicit path, crawl.sources, or the shipped one."""
     from parawire.crawler.sources import DEFAULT_SOURCES
@@ -83,16 +79,17 @@ def sources_path(settings: Settings, override: str | Path | None = None) -> Path
     return path
 
 
-def run_crawl(settings: Settings, since: date, until: date, sources: str | Path | None = None,
-              scope: CrawlScope | None = None) -> dict[str, Any]:
-    """Crawl the outlets for articles published in [since, until]; returns the run's counts.
+def run_crawl(settings: Settings, scope: CrawlScope) -> dict[str, Any]:
+    """Crawl the scope's outlets for articles published in its window; returns the run's
+    counts (the crawl stage).
 
     Each run logs every skipped or failed URL with its reason to data_dir/logs.
     """
     from parawire.crawler.sources import TOPICS, load_sources
 
-    scope = scope or CrawlScope()
-    path = sources_path(settings, sources)
+    assert scope.since is not None and scope.until is not None  # the scope fills its window
+    since, until = scope.since, scope.until
+    path = sources_path(settings, scope.sources)
     loaded = load_sources(path)  # fail here, in one line, before a child process starts
     for name in scope.outlets:
         loaded.outlet(name)
@@ -101,14 +98,14 @@ def run_crawl(settings: Settings, since: date, until: date, sources: str | Path 
         raise ParawireError(f"unknown topic {unknown[0]!r} (topics: {', '.join(TOPICS)})")
     store = open_store(settings.store_url)
     run_id = store.start_crawl_run({"since": since.isoformat(), "until": until.isoformat(),
-                                    "sources": str(path), **asdict(scope)})
+                                    "sources": str(path), **_filters(scope)})
     log_file = settings.data_dir.resolve() / "logs" / f"crawl-{run_id}.log"
     log_file.parent.mkdir(parents=True, exist_ok=True)
     context = multiprocessing.get_context("spawn")
     child = context.Process(
         target=_crawl_in_child,
         args=(settings.store_url, run_id, str(path), since, until, settings.crawl.model_dump(),
-              asdict(scope), str(log_file)),
+              _filters(scope), str(log_file)),
     )
     child.start()
     child.join()

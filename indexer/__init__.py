@@ -1,32 +1,11 @@
-"""Sentence indexes: the SentenceIndex protocol and its backends."""
+"""Sentence indexes: the SentenceIndex protocol, its backends, and the index stage."""
 
-from __future__ import annotations
-
-from parawire.config import Settings
-from parawire.errors import ParawireError
 from parawire.indexer.elasticsearch_index import ElasticsearchIndex
 from parawire.indexer.filling import fill_index
+from parawire.indexer.opening import open_index
 from parawire.indexer.protocol import HcsssQuery, Hit, IndexStats, SentenceIndex
+from parawire.indexer.stage import INDEX, IndexScope
 from parawire.indexer.tantivy_index import TantivyIndex
 
-
-def open_index(settings: Settings, *, rebuild: bool = False) -> SentenceIndex:
-    """The index the settings name: index.backend with index.path or index.url.
-
-    `rebuild` lets a tantivy index start over even when an older schema is on disk.
-    """
-    config = settings.index
-    if config.backend == "tantivy":
-        return TantivyIndex(settings.index_path, recreate=rebuild)
-    if config.backend == "elasticsearch":
-        return ElasticsearchIndex(
-            config.url, config.prefix, compatible_media_types=config.compatible_media_types,
-            request_timeout=config.request_timeout, bulk_chunk=config.bulk_chunk,
-            bulk_retries=config.bulk_retries,
-        )
-    raise ParawireError(
-        f"unknown index.backend {config.backend!r}; accepted: 'tantivy', 'elasticsearch'")
-
-
-__all__ = ["ElasticsearchIndex", "HcsssQuery", "Hit", "IndexStats", "SentenceIndex", "TantivyIndex",
-           "fill_index", "open_index"]
+__all__ = ["INDEX", "ElasticsearchIndex", "HcsssQuery", "Hit", "IndexScope", "IndexStats",
+           "SentenceIndex", "TantivyIndex", "fill_index", "open_index"]

@@ -4,7 +4,8 @@ from parawire.nlp.annotate import annotate_pending, annotator_for
 from parawire.nlp.pmi import PmiCollocations
 from parawire.nlp.protocol import Annotator
 from parawire.nlp.spacy_annotator import SpacyAnnotator
+from parawire.nlp.stage import ANNOTATE, AnnotateScope
 from parawire.nlp.stanza_annotator import StanzaAnnotator
 
-__all__ = ["Annotator", "PmiCollocations", "SpacyAnnotator", "StanzaAnnotator", "annotate_pending",
-           "annotator_for"]
+__all__ = ["ANNOTATE", "AnnotateScope", "Annotator", "PmiCollocations", "SpacyAnnotator",
+           "StanzaAnnotator", "annotate_pending", "annotator_for"]

@@ -98,6 +98,10 @@ class AlignConfig(_Section):
 
 class ExportConfig(_Section):
     dir: str = ""
+    format: Literal["jsonl", "tsv", "parquet"] = "jsonl"
+    seed: int = 13
+    one_target_per_input: bool = True
+    flipped: bool = True
 
 
 class ServeConfig(_Section):

@@ -1,5 +1,28 @@
-"""Training paraphrase generators on exported corpora."""
+"""Training paraphrase generators on exported corpora, and using them.
+
+PyTorch is imported on first use of a name that needs it (train, evaluate, Paraphraser,
+TrainConfig, DecodeOptions), so the rest of parawire runs without it."""
+
+from importlib import import_module
+from typing import Any
 
 from parawire.trainer.corpus import SPECIALS, TokenPair, Vocabulary, read_pairs, tokenize
+from parawire.trainer.stage import TRAIN, TrainScope
 
-__all__ = ["SPECIALS", "TokenPair", "Vocabulary", "read_pairs", "tokenize"]
+_NEEDS_TORCH = {
+    "DecodeOptions": "parawire.trainer.decoding",
+    "Paraphraser": "parawire.trainer.inference",
+    "TrainConfig": "parawire.trainer.training",
+    "evaluate": "parawire.trainer.evaluation",
+    "train": "parawire.trainer.training",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _NEEDS_TORCH:
+        return getattr(import_module(_NEEDS_TORCH[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["SPECIALS", "TRAIN", "DecodeOptions", "Paraphraser", "TokenPair", "TrainConfig",
+           "TrainScope", "Vocabulary", "evaluate", "read_pairs", "tokenize", "train"]

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import time
 
-from parawire.aligner import AlignParams
 from parawire.config import Settings
 from parawire.demo import date_range, serve_demo, sources_toml
-from parawire.roof import pipeline
+from parawire.roof.pipeline import Pipeline
 from parawire.store import store_of
 
 
@@ -19,8 +18,8 @@ def run_demo(settings: Settings) -> str:
     sources.parent.mkdir(parents=True, exist_ok=True)
     with serve_demo() as base:
         sources.write_text(sources_toml(base), encoding="utf-8")
-        report = pipeline.run_all(settings, first.date(), last.date(),
-                                  AlignParams.from_config(settings.align), str(sources))
+        crawl = {"since": first.date(), "until": last.date(), "sources": str(sources)}
+        report = Pipeline(settings).run_all({"crawl": crawl})
     store = store_of(settings)
     run_id = report["align"]["run_id"]
     rows = list(store.pair_rows(run_id))

@@ -3,75 +3,97 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import asdict
+from collections.abc import Callable
 from datetime import date
-from pathlib import Path
 from typing import Any
 
+from celery import Celery, Signature
 from tqdm import tqdm
 
-from parawire.aligner import AlignParams, DatasetOptions, finish_run, start_run
 from parawire.config import Settings
-from parawire.roof import stages, tasks
-from parawire.store import Store
+from parawire.crawler import load_sources, sources_path
+from parawire.roof.stages import PIPELINE, stage_named
+from parawire.roof.tasks import DAILY_TASK, create_app, open_split, task_name
+from parawire.stage import Counts, Scope
+from parawire.store import store_of
 
 
 def _wait(result: Any) -> Any:
     return result.get(disable_sync_subtasks=False) if hasattr(result, "get") else result
 
 
-def crawl(settings: Settings, since: date, until: date, sources: str | None = None,
-          scope: dict | None = None) -> dict:
-    """Crawl stage, as a task (scope: outlets, topics, all_topics; see crawler.CrawlScope)."""
-    tasks.configure(settings)
-    return _wait(tasks.crawl_task.delay(since.isoformat(), until.isoformat(), sources, scope))
+class Pipeline:
+    """The stages of the table, run as Celery tasks for one set of settings."""
+
+    def __init__(self, settings: Settings, app: Celery | None = None) -> None:
+        self.settings = settings
+        self.app = app or create_app(settings)
+
+    def run(self, name: str, scope: Scope | dict[str, Any] | None = None) -> Counts:
+        """Run one stage and wait for its counts; a split stage's parts go out as a chord
+        (to workers, or here in eager mode) with a progress bar fed by the store."""
+        stage = stage_named(name)
+        parsed = stage.scope.parse(scope)
+        if stage.parts is None:
+            return _wait(self.app.tasks[task_name(stage)].delay(parsed.to_json()))
+        opened, outcome = open_split(self.app, self.settings, stage, parsed)
+        if not isinstance(outcome, Signature):
+            return outcome
+        done = stage.parts.done
+        with _Progress(lambda: done(self.settings, opened.run_id), opened.total, stage.name,
+                       opened.unit):
+            return _wait(outcome.apply_async())
+
+    def run_all(self, scopes: dict[str, Scope | dict[str, Any]]) -> dict[str, Counts]:
+        """crawl → annotate → index → align → export, each with its scope (export takes the
+        alignment's run); returns each stage's counts."""
+        report: dict[str, Counts] = {}
+        for name in PIPELINE:
+            scope = dict(scopes.get(name) or {})
+            if name == "export":
+                scope.setdefault("run_id", report["align"]["run_id"])
+            report[name] = self.run(name, scope)
+        return report
+
+    def daily(self, day: date) -> dict[str, Any]:
+        """The daily job for `day` (crawl per outlet → annotate → index → align), as tasks;
+        returns the crawl runs it made and the alignment's counts."""
+        outlets = len(load_sources(sources_path(self.settings)).outlets)
+        store = store_of(self.settings)
+        before = max((run.id or 0 for run in store.crawl_runs(limit=1)), default=0)
+        align = _wait(self.app.tasks[DAILY_TASK].delay(day.isoformat()))
+        crawls = [{"run_id": run.id, "outlets": run.parameters.get("outlets"), **run.counts}
+                  for run in reversed(store.crawl_runs(limit=outlets)) if (run.id or 0) > before]
+        return {"crawl": crawls, "align": align}
 
 
-def annotate(settings: Settings) -> dict:
-    """Annotate stage, as a task."""
-    tasks.configure(settings)
-    return _wait(tasks.annotate_task.delay())
+def run_stage(settings: Settings, name: str, scope: Scope | dict[str, Any] | None = None,
+              **fields: Any) -> Counts:
+    """Run one stage for these settings (scope as a model, a dict, or keyword fields)."""
+    values = scope.model_dump() if isinstance(scope, Scope) else dict(scope or {})
+    return Pipeline(settings).run(name, {**values, **fields})
 
 
-def index(settings: Settings, rebuild: bool = False) -> dict:
-    """Index stage, as a task."""
-    tasks.configure(settings)
-    return _wait(tasks.index_task.delay(rebuild))
+class _Progress:
+    """A progress bar fed by `done()`, polled from a thread, so it moves whether the parts
+    run here or on workers."""
 
-
-def align(settings: Settings, params: AlignParams) -> dict:
-    """Open the run for `params` and fan its pending references out as a chord of batches."""
-    tasks.configure(settings)
-    store = stages.store_of(settings)
-    run, pending = start_run(store, params)
-    assert run.id is not None
-    if not pending:
-        return {"run_id": run.id, **finish_run(store, run.id, [])}
-    workflow = tasks.alignment_chord(run.id, params, pending, settings.align.batch_size)
-    with _RunProgress(store, run.id, len(pending)):
-        counts = _wait(workflow.apply_async())
-    return {"run_id": run.id, **counts}
-
-
-class _RunProgress:
-    """A progress bar fed by the store, so it moves whether batches run here or on workers."""
-
-    def __init__(self, store: Store, run_id: int, total: int) -> None:
-        self.store, self.run_id = store, run_id
-        self.start = len(store.done_references(run_id))
-        self.bar = tqdm(total=total, desc="align", unit="reference", disable=None)
+    def __init__(self, done: Callable[[], int], total: int, desc: str, unit: str) -> None:
+        self.done = done
+        self.start = done()
+        self.bar = tqdm(total=total, desc=desc, unit=unit, disable=None)
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._poll, daemon=True)
 
     def _update(self) -> None:
-        done = len(self.store.done_references(self.run_id)) - self.start
-        self.bar.update(max(0, min(done, self.bar.total) - self.bar.n))
+        finished = self.done() - self.start
+        self.bar.update(max(0, min(finished, self.bar.total) - self.bar.n))
 
     def _poll(self) -> None:
         while not self.stop.wait(0.5):
             self._update()
 
-    def __enter__(self) -> _RunProgress:
+    def __enter__(self) -> _Progress:
         self.thread.start()
         return self
 
@@ -80,36 +102,3 @@ class _RunProgress:
         self.thread.join()
         self._update()
         self.bar.close()
-
-
-def export(settings: Settings, run_id: int | None = None, out: Path | None = None,
-           fmt: str = "jsonl", options: DatasetOptions | None = None) -> dict:
-    """Export stage, as a task."""
-    tasks.configure(settings)
-    return _wait(tasks.export_task.delay(run_id, str(out) if out else None, fmt,
-                                         asdict(options) if options else None))
-
-
-def daily(settings: Settings, day: date) -> dict:
-    """The daily job for `day` (crawl per outlet → annotate → index → align), as tasks;
-    returns the crawl runs it made and the alignment's counts."""
-    from parawire.crawler import load_sources, sources_path
-
-    tasks.configure(settings)
-    outlets = len(load_sources(sources_path(settings)).outlets)
-    store = stages.store_of(settings)
-    before = max((run.id or 0 for run in store.crawl_runs(limit=1)), default=0)
-    align = _wait(tasks.daily_task.delay(day.isoformat()))
-    crawls = [{"run_id": run.id, "outlets": run.parameters.get("outlets"), **run.counts}
-              for run in reversed(store.crawl_runs(limit=outlets)) if (run.id or 0) > before]
-    return {"crawl": crawls, "align": align}
-
-
-def run_all(settings: Settings, since: date, until: date, params: AlignParams,
-            sources: str | None = None, out: Path | None = None) -> dict[str, dict]:
-    """crawl → annotate → index → align → export; returns each stage's counts."""
-    report = {"crawl": crawl(settings, since, until, sources), "annotate": annotate(settings),
-              "index": index(settings)}
-    report["align"] = align(settings, params)
-    report["export"] = export(settings, report["align"]["run_id"], out)
-    return report

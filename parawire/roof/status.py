@@ -30,7 +30,7 @@ def status_report(settings: Settings) -> str:
     for run in store.alignment_runs(limit=5):
         shown = ", ".join(f"{k} {v}" for k, v in sorted(run.counts.items())
                           if k != "references_selected")
-        done = len(store.done_references(run.id)) if run.id is not None else 0
+        done = store.count_done_references(run.id) if run.id is not None else 0
         selected = run.counts.get("references_selected", done)
         lines.append(f"  #{run.id} {run.status} references done {done} of {selected}; {shown}")
     return "\n".join(lines)

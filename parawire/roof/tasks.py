@@ -1,42 +1,39 @@
-"""The Celery app: each stage is a task; eager in process unless a broker is configured.
-
-Workers: `celery -A parawire.tasks worker` (settings from PARAWIRE_* and PARAWIRE_CONFIG);
-the daily crawl: `celery -A parawire.tasks beat` (`parawire beat`).
-"""
+"""The Celery app, derived from the stage table: one task per stage, plus a part and a
+close task per split stage, and the daily workflow. Eager in process unless the settings
+name a broker. Every app is built for the settings it is given (`create_app`); a worker
+process builds its own in `parawire.roof.celery_app`."""
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 from celery import Celery, Signature, chain, chord
 from celery.result import allow_join_result
 from celery.schedules import crontab
 
-from parawire.aligner import AlignParams, DatasetOptions, finish_run, start_run
-from parawire.config import Settings, load_settings
-from parawire.roof import stages
+from parawire.aligner import AlignScope
+from parawire.config import Settings
+from parawire.crawler import CrawlScope, load_sources, sources_path
+from parawire.roof.stages import STAGES
+from parawire.stage import Counts, Opened, Scope, Stage
 
 DAILY_TASK = "parawire.daily"
 
-app = Celery("parawire")
-_settings: Settings | None = None
+
+def task_name(stage: Stage, step: str = "") -> str:
+    """The Celery name of a stage's task (`step`: "part" or "close" of a split stage)."""
+    return f"parawire.{stage.name}" + (f".{step}" if step else "")
 
 
-def configure(settings: Settings) -> None:
-    """Point the app at the settings' broker (or eager mode) and use these settings."""
-    global _settings
-    _settings = settings
+def create_app(settings: Settings) -> Celery:
+    """A Celery app whose tasks run the stages with these settings."""
     broker = settings.broker.url
-    broker_url = broker or "memory://"
-    result_backend = settings.broker.result_backend or broker or None
-    if (app.conf.broker_url, app.conf.result_backend) != (broker_url, result_backend):
-        _drop_connections()
+    app = Celery("parawire")
+    timeout = {"visibility_timeout": settings.broker.visibility_timeout}
     app.conf.update(
-        broker_url=broker_url,
-        result_backend=result_backend,
+        broker_url=broker or "memory://",
+        result_backend=settings.broker.result_backend or broker or None,
         task_always_eager=not broker,
         task_eager_propagates=True,
         task_serializer="json",
@@ -46,12 +43,16 @@ def configure(settings: Settings) -> None:
         task_reject_on_worker_lost=True,
         worker_prefetch_multiplier=1,
         broker_connection_retry_on_startup=True,
-        broker_transport_options={"visibility_timeout": settings.broker.visibility_timeout},
-        result_backend_transport_options={"visibility_timeout": settings.broker.visibility_timeout},
+        broker_transport_options=timeout,
+        result_backend_transport_options=timeout,
         timezone="UTC",
         enable_utc=True,
         beat_schedule=beat_schedule(settings),
     )
+    for stage in STAGES:
+        _register(app, settings, stage)
+    _register_daily(app, settings)
+    return app
 
 
 def beat_schedule(settings: Settings) -> dict[str, dict[str, Any]]:
@@ -60,55 +61,43 @@ def beat_schedule(settings: Settings) -> dict[str, dict[str, Any]]:
         hour=settings.crawl.daily_hour, minute=settings.crawl.daily_minute)}}
 
 
-def _drop_connections() -> None:
-    """Forget pooled broker connections and the cached result backend.
+def _register(app: Celery, settings: Settings, stage: Stage) -> None:
+    """The stage's task (and a split stage's part and close tasks) on the app."""
+    if stage.parts is None:
+        work = stage.work
+        assert work is not None
 
-    Celery caches both on first use; without this, a process that switches brokers
-    (tests, a CLI given a new config) keeps sending to and polling the old one.
-    """
-    app._after_fork()
-    app._backend_cache = None
-    app._local = threading.local()
+        @app.task(name=task_name(stage), shared=False)
+        def run(scope: dict[str, Any]) -> Counts:
+            return work(settings, stage.scope.parse(scope))
+        return
+    parts = stage.parts
 
+    @app.task(name=task_name(stage), bind=True, shared=False)
+    def run_split(self: Any, scope: dict[str, Any]) -> Any:
+        _opened, outcome = open_split(app, settings, stage, stage.scope.parse(scope))
+        return _replace(self, outcome) if isinstance(outcome, Signature) else outcome
 
-def settings() -> Settings:
-    """The settings tasks run with."""
-    if _settings is None:
-        configure(load_settings())
-    assert _settings is not None
-    return _settings
+    @app.task(name=task_name(stage, "part"), shared=False)
+    def part(run_id: int, payload: Any) -> Counts:
+        return parts.part(settings, run_id, payload)
 
-
-@app.task(name="parawire.crawl")
-def crawl_task(since: str, until: str, sources: str | None = None,
-               scope: dict[str, Any] | None = None) -> dict[str, int]:
-    """Crawl stage."""
-    return stages.crawl(settings(), date.fromisoformat(since), date.fromisoformat(until), sources,
-                        scope)
-
-
-@app.task(name="parawire.annotate")
-def annotate_task() -> dict[str, int]:
-    """Annotate stage."""
-    return stages.annotate(settings())
+    @app.task(name=task_name(stage, "close"), shared=False)
+    def close(counts: list[Counts], run_id: int) -> Counts:
+        return parts.close(settings, run_id, counts)
 
 
-@app.task(name="parawire.index")
-def index_task(rebuild: bool = False) -> dict[str, int]:
-    """Index stage."""
-    return stages.index(settings(), rebuild=rebuild)
-
-
-@app.task(name="parawire.align_batch")
-def align_batch_task(run_id: int, params: dict[str, Any], reference_ids: list[int]) -> dict:
-    """One batch of an alignment run's references."""
-    return stages.align_batch(settings(), run_id, AlignParams.from_json(params), reference_ids)
-
-
-@app.task(name="parawire.finish_alignment")
-def finish_alignment_task(batch_counts: list[dict[str, int]], run_id: int) -> dict[str, int]:
-    """Chord callback: closes an alignment run with its counts."""
-    return finish_run(stages.store_of(settings()), run_id, batch_counts)
+def open_split(app: Celery, settings: Settings, stage: Stage,
+               scope: Scope) -> tuple[Opened, Signature | Counts]:
+    """Open a split stage's run; then either its counts, when no part is left to do, or the
+    chord of its part tasks closed by its close task."""
+    assert stage.parts is not None
+    opened = stage.parts.open(settings, scope)
+    if not opened.parts:
+        return opened, stage.parts.close(settings, opened.run_id, [])
+    part, close = app.tasks[task_name(stage, "part")], app.tasks[task_name(stage, "close")]
+    header = [part.s(opened.run_id, payload) for payload in opened.parts]
+    return opened, chord(header, close.s(opened.run_id), app=app)
 
 
 def _replace(task: Any, workflow: Signature) -> Any:
@@ -118,54 +107,22 @@ def _replace(task: Any, workflow: Signature) -> Any:
         return task.replace(workflow)
 
 
-def alignment_chord(run_id: int, params: AlignParams, pending: list[int],
-                    batch_size: int) -> Signature:
-    """The pending references of a run as a chord of batch tasks closed by finish_alignment."""
-    header = [align_batch_task.s(run_id, params.to_json(), pending[i:i + batch_size])
-              for i in range(0, len(pending), batch_size)]
-    return chord(header, finish_alignment_task.s(run_id))
-
-
-@app.task(name="parawire.align_dates", bind=True)
-def align_dates_task(self: Any, since: str, until: str) -> dict[str, int]:
-    """Align the references published in [since, until], resuming that window's run."""
-    params = AlignParams.from_config(settings().align, since=date.fromisoformat(since),
-                                     until=date.fromisoformat(until))
-    store = stages.store_of(settings())
-    run, pending = start_run(store, params)
-    assert run.id is not None
-    if not pending:
-        return finish_run(store, run.id, [])
-    return _replace(self, alignment_chord(run.id, params, pending, settings().align.batch_size))
-
-
-def daily_workflow(config: Settings, day: date) -> Signature:
+def daily_workflow(app: Celery, settings: Settings, day: date) -> Signature:
     """The daily crawl of `day` and the day before: one crawl task per outlet of the
     sources file, then annotate → index → align for those dates."""
-    from parawire.crawler import load_sources, sources_path
-
-    path = sources_path(config)
-    since, until = (day - timedelta(days=1)).isoformat(), day.isoformat()
-    crawls = [crawl_task.si(since, until, str(path), {"outlets": [outlet.name]})
-              for outlet in load_sources(path).outlets]
-    return chord(crawls, chain(annotate_task.si(), index_task.si(),
-                               align_dates_task.si(since, until)))
-
-
-@app.task(name=DAILY_TASK, bind=True)
-def daily_task(self: Any, day: str | None = None) -> Any:
-    """Celery beat's daily crawl (of yesterday and today, UTC, unless `day` is given)."""
-    when = date.fromisoformat(day) if day else datetime.now(UTC).date()
-    return _replace(self, daily_workflow(settings(), when))
+    path = sources_path(settings)
+    since, until = day - timedelta(days=1), day
+    crawls = [app.tasks["parawire.crawl"].si(CrawlScope(
+        since=since, until=until, sources=str(path), outlets=[outlet.name]).to_json())
+        for outlet in load_sources(path).outlets]
+    after = [app.tasks["parawire.annotate"].si({}), app.tasks["parawire.index"].si({}),
+             app.tasks["parawire.align"].si(AlignScope(since=since, until=until).to_json())]
+    return chord(crawls, chain(*after, app=app), app=app)
 
 
-@app.task(name="parawire.export")
-def export_task(run_id: int | None = None, out: str | None = None, fmt: str = "jsonl",
-                options: dict[str, Any] | None = None) -> dict:
-    """Export stage."""
-    dataset = DatasetOptions(**options) if options else None
-    return stages.export(settings(), run_id, Path(out) if out else None, fmt, dataset)
-
-
-if _settings is None:
-    configure(load_settings())
+def _register_daily(app: Celery, settings: Settings) -> None:
+    @app.task(name=DAILY_TASK, bind=True, shared=False)
+    def daily(self: Any, day: str | None = None) -> Any:
+        """Celery beat's daily crawl (of yesterday and today, UTC, unless `day` is given)."""
+        when = date.fromisoformat(day) if day else datetime.now(UTC).date()
+        return _replace(self, daily_workflow(app, settings, when))

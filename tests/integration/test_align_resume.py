@@ -14,10 +14,9 @@ from datetime import date, timedelta
 
 import pytest
 
-from parawire.aligner import AlignParams
 from parawire.config import load_settings
 from parawire.records import Article
-from parawire.roof import pipeline
+from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
 from tests.conftest import ROOT
 from tests.factories import make_sentence
@@ -48,7 +47,7 @@ def fill(settings, articles: int = 1500) -> None:
 
 def start_worker(env):
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "parawire.roof.tasks", "worker", "--pool=solo",
+        [sys.executable, "-m", "celery", "-A", "parawire.roof.celery_app", "worker", "--pool=solo",
          "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
@@ -71,10 +70,9 @@ def test_killed_worker_run_finishes_with_the_uninterrupted_pairs(tmp_path, monke
     env = dict(os.environ)
     worker = start_worker(env)
     try:
-        pipeline.index(remote)
-        params = AlignParams.from_config(remote.align)
+        run_stage(remote, "index")
         outcome: dict = {}
-        runner = threading.Thread(target=lambda: outcome.update(pipeline.align(remote, params)))
+        runner = threading.Thread(target=lambda: outcome.update(run_stage(remote, "align")))
         runner.start()
         run = None
         deadline = time.monotonic() + 120
@@ -102,8 +100,8 @@ def test_killed_worker_run_finishes_with_the_uninterrupted_pairs(tmp_path, monke
     monkeypatch.delenv("PARAWIRE_BROKER__URL")
     eager = load_settings()
     fill(eager)
-    pipeline.index(eager)
-    uninterrupted = pipeline.align(eager, AlignParams.from_config(eager.align))
+    run_stage(eager, "index")
+    uninterrupted = run_stage(eager, "align")
     assert pair_keys(remote, run.id) == pair_keys(eager, uninterrupted["run_id"])
     assert outcome["pairs"] == uninterrupted["pairs"] > 0
     assert outcome["references_done"] == uninterrupted["references_done"]

@@ -8,9 +8,8 @@ import sys
 
 import pytest
 
-from parawire.aligner import AlignParams
 from parawire.config import load_settings
-from parawire.roof import pipeline
+from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
 from tests.factories import store_demo_articles
 
@@ -19,7 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def _worker(env: dict[str, str], log) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "parawire.roof.tasks", "worker", "--pool=solo",
+        [sys.executable, "-m", "celery", "-A", "parawire.roof.celery_app", "worker", "--pool=solo",
          "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True,
     )
@@ -39,9 +38,9 @@ def test_worker_runs_stages_like_eager_mode(tmp_path, monkeypatch, redis_url):
     with open(tmp_path / "worker.log", "w") as log:
         worker = _worker(dict(os.environ), log)
         try:
-            annotated = pipeline.annotate(remote)
-            indexed = pipeline.index(remote)
-            aligned = pipeline.align(remote, AlignParams.from_config(remote.align))
+            annotated = run_stage(remote, "annotate")
+            indexed = run_stage(remote, "index")
+            aligned = run_stage(remote, "align")
         finally:
             worker.terminate()
             worker.wait(timeout=30)
@@ -54,7 +53,7 @@ def test_worker_runs_stages_like_eager_mode(tmp_path, monkeypatch, redis_url):
     monkeypatch.delenv("PARAWIRE_BROKER__URL")
     eager = load_settings()
     store_demo_articles(store_of(eager))
-    assert pipeline.annotate(eager) == annotated
-    pipeline.index(eager)
-    eager_run = pipeline.align(eager, AlignParams.from_config(eager.align))
+    assert run_stage(eager, "annotate") == annotated
+    run_stage(eager, "index")
+    eager_run = run_stage(eager, "align")
     assert _pair_texts(eager, eager_run["run_id"]) == _pair_texts(remote, aligned["run_id"])

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from parawire.config import load_settings
-from parawire.crawler import run_crawl
+from parawire.crawler import CRAWL
 from parawire.crawler.loopback import Page, serve_pages
 from parawire.store import store_of
 
@@ -99,7 +99,7 @@ def crawled(tmp_path_factory):
         sources.write_text(f'[[outlet]]\nname = "gazette"\nlanguage = "en"\n'
                            f'domains = ["127.0.0.1"]\n'
                            f'feeds = ["{base}/feed.xml", "{base}/bad-feed.xml"]\n')
-        counts = run_crawl(settings, TODAY, TODAY, sources)
+        counts = CRAWL(settings, {"since": TODAY, "until": TODAY, "sources": str(sources)})
     return settings, base, counts
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from parawire.config import load_settings
-from parawire.crawler import run_crawl
+from parawire.crawler import CRAWL
 from parawire.demo import date_range, load_articles, serve_demo, sources_toml
 from parawire.errors import ParawireError
 from parawire.store import store_of
@@ -23,8 +23,9 @@ def crawled(tmp_path_factory):
     with serve_demo() as base:
         sources = data / "sources.toml"
         sources.write_text(sources_toml(base))
-        first_run = run_crawl(settings, first.date(), last.date(), sources)
-        second_run = run_crawl(settings, first.date(), last.date(), sources)
+        window = {"since": first.date(), "until": last.date(), "sources": str(sources)}
+        first_run = CRAWL(settings, window)
+        second_run = CRAWL(settings, window)
     return settings, first_run, second_run
 
 
@@ -58,13 +59,14 @@ def test_window_outside_the_demo_stores_nothing(tmp_path):
     with serve_demo() as base:
         sources = tmp_path / "sources.toml"
         sources.write_text(sources_toml(base))
-        counts = run_crawl(settings, first.date().replace(year=2020), first.date().replace(
-            year=2020), sources)
+        day = first.date().replace(year=2020)
+        counts = CRAWL(settings, {"since": day, "until": day, "sources": str(sources)})
     assert counts.get("stored", 0) == 0
     assert counts["skipped/out_of_window"] >= len(load_articles())
 
 
 def test_missing_sources_file_is_one_line(tmp_path):
     with pytest.raises(ParawireError, match="sources file not found"):
-        run_crawl(load_settings(data_dir=tmp_path), *[d.date() for d in date_range()],
-                  tmp_path / "absent.toml")
+        since, until = (d.date() for d in date_range())
+        CRAWL(load_settings(data_dir=tmp_path),
+              {"since": since, "until": until, "sources": str(tmp_path / "absent.toml")})

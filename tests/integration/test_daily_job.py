@@ -8,7 +8,7 @@ import pytest
 from parawire.config import load_settings
 from parawire.crawler.loopback import loopback_settings
 from parawire.demo import date_range, load_articles, serve_demo, sources_toml
-from parawire.roof import pipeline
+from parawire.roof.pipeline import Pipeline
 from parawire.store import store_of
 
 
@@ -21,9 +21,9 @@ def two_runs(tmp_path_factory):
         sources = data / "sources.toml"
         sources.write_text(sources_toml(base))
         settings.crawl.sources = str(sources)
-        first = pipeline.daily(settings, last.date())
+        first = Pipeline(settings).daily(last.date())
         counts_after_first = store_of(settings).counts()
-        second = pipeline.daily(settings, last.date())
+        second = Pipeline(settings).daily(last.date())
     return settings, first, counts_after_first, second
 
 

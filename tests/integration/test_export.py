@@ -8,10 +8,10 @@ import json
 import pyarrow.parquet as pq
 import pytest
 
-from parawire.aligner import AlignParams, DatasetOptions, export_run
+from parawire.aligner import DatasetOptions, export_run
 from parawire.config import load_settings
 from parawire.errors import ParawireError
-from parawire.roof import pipeline
+from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
 from tests.factories import store_demo_articles
 
@@ -21,9 +21,9 @@ def aligned(tmp_path_factory):
     data = tmp_path_factory.mktemp("export")
     settings = load_settings(data_dir=data)
     store_demo_articles(store_of(settings))
-    pipeline.annotate(settings)
-    pipeline.index(settings)
-    run = pipeline.align(settings, AlignParams.from_config(settings.align))
+    run_stage(settings, "annotate")
+    run_stage(settings, "index")
+    run = run_stage(settings, "align")
     return settings, run["run_id"]
 
 

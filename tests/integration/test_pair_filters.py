@@ -4,24 +4,23 @@ from __future__ import annotations
 
 from datetime import date
 
-from parawire.aligner import AlignParams
 from parawire.config import load_settings
 from parawire.records import Article
-from parawire.roof import pipeline
+from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
 from parawire.textnorm import content_hash
 from tests.factories import store_demo_articles
 
 
 def _aligned(tmp_path, extra: list[Article] = (), **params):
-    settings = load_settings(data_dir=tmp_path)
+    settings = load_settings(data_dir=tmp_path, align=params)
     store = store_of(settings)
     store_demo_articles(store)
     for article in extra:
         store.add_article(article)
-    pipeline.annotate(settings)
-    pipeline.index(settings)
-    return settings, pipeline.align(settings, AlignParams(**params))
+    run_stage(settings, "annotate")
+    run_stage(settings, "index")
+    return settings, run_stage(settings, "align")
 
 
 def test_syndicated_copies_are_skipped_and_counted(tmp_path):

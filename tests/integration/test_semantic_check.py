@@ -1,9 +1,8 @@
 """The semantic check: real multilingual embeddings, and its effect on a run."""
 
-from parawire.aligner import AlignParams
 from parawire.aligner.semantic import cosine_similarities
 from parawire.config import load_settings
-from parawire.roof import pipeline
+from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
 from tests.factories import store_demo_articles
 
@@ -24,10 +23,11 @@ def test_paraphrases_are_closer_than_unrelated_sentences_across_languages():
 def test_a_strict_semantic_threshold_removes_pairs_and_counts_them(tmp_path):
     settings = load_settings(data_dir=tmp_path)
     store_demo_articles(store_of(settings))
-    pipeline.annotate(settings)
-    pipeline.index(settings)
-    plain = pipeline.align(settings, AlignParams.from_config(settings.align))
-    strict = pipeline.align(settings, AlignParams(min_semantic_similarity=0.9))
+    run_stage(settings, "annotate")
+    run_stage(settings, "index")
+    plain = run_stage(settings, "align")
+    strict = run_stage(load_settings(data_dir=tmp_path, align={"min_semantic_similarity": 0.9}),
+                       "align")
     assert strict["run_id"] != plain["run_id"]
     assert strict["semantic"] > 0
     assert strict["pairs"] < plain["pairs"]

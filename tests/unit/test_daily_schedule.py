@@ -25,11 +25,11 @@ sitemaps = ["https://beta.example/sitemap.xml"]
 def test_beat_runs_the_daily_task_at_the_configured_time(monkeypatch, tmp_path):
     monkeypatch.setenv("PARAWIRE_CRAWL__DAILY_HOUR", "5")
     monkeypatch.setenv("PARAWIRE_CRAWL__DAILY_MINUTE", "30")
-    tasks.configure(load_settings())
-    entry = tasks.app.conf.beat_schedule["daily-crawl"]
-    assert entry["task"] == tasks.DAILY_TASK in tasks.app.tasks
+    app = tasks.create_app(load_settings())
+    entry = app.conf.beat_schedule["daily-crawl"]
+    assert entry["task"] == tasks.DAILY_TASK in app.tasks
     assert (entry["schedule"].hour, entry["schedule"].minute) == ({5}, {30})
-    assert tasks.app.conf.timezone == "UTC"
+    assert app.conf.timezone == "UTC"
 
 
 def test_daily_workflow_crawls_each_outlet_then_annotates_indexes_and_aligns(tmp_path):
@@ -37,12 +37,13 @@ def test_daily_workflow_crawls_each_outlet_then_annotates_indexes_and_aligns(tmp
     sources.write_text(SOURCES)
     settings = load_settings(data_dir=tmp_path)
     settings.crawl.sources = str(sources)
-    workflow = tasks.daily_workflow(settings, date(2026, 3, 9))
+    workflow = tasks.daily_workflow(tasks.create_app(settings), settings, date(2026, 3, 9))
     crawls, steps = workflow.tasks, workflow.body.tasks
     assert [c.task for c in crawls] == ["parawire.crawl", "parawire.crawl"]
     assert [c.args for c in crawls] == [
-        ("2026-03-08", "2026-03-09", str(sources), {"outlets": [name]})
+        ({"since": "2026-03-08", "until": "2026-03-09", "sources": str(sources),
+          "outlets": [name], "topics": [], "all_topics": False},)
         for name in ("alpha", "beta")]
-    assert [s.task for s in steps] == ["parawire.annotate", "parawire.index",
-                                           "parawire.align_dates"]
-    assert steps[-1].args == ("2026-03-08", "2026-03-09")
+    assert [s.task for s in steps] == ["parawire.annotate", "parawire.index", "parawire.align"]
+    assert steps[-1].args == ({"since": "2026-03-08", "until": "2026-03-09", "language": None,
+                               "topic": None},)

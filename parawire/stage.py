@@ -1,0 +1,105 @@
+"""The stage contract: every room exports its stages in this one shape.
+
+A stage is a function of `(settings, scope) -> counts`. Its scope is a small frozen model
+(JSON-safe, so it crosses to Celery workers as it is) whose fields are also the stage's
+command-line options. A stage whose work splits into independent parts (alignment's batches
+of references) says how: open a run, run each part, close the run with the parts' counts;
+the roof then spreads the parts over workers, and calling the stage runs them in turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from parawire.config import Settings
+from parawire.errors import ParawireError
+
+Counts = dict[str, Any]
+ScopeT = TypeVar("ScopeT", bound="Scope")
+
+
+class Scope(BaseModel):
+    """What one run of a stage covers. Subclasses declare their fields with `option`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @classmethod
+    def parse(cls: type[ScopeT], values: Scope | dict[str, Any] | None = None) -> ScopeT:
+        """The scope from a model or a dict; a bad value raises one-line ParawireError."""
+        if isinstance(values, cls):
+            return values
+        if isinstance(values, Scope):
+            values = values.model_dump()
+        try:
+            return cls.model_validate(values or {})
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            where = ".".join(str(part) for part in error["loc"])
+            message = error["msg"].removeprefix("Value error, ")
+            raise ParawireError(f"{where}: {message}" if where else message) from None
+
+    def to_json(self) -> dict[str, Any]:
+        """The scope as JSON-safe values."""
+        return self.model_dump(mode="json")
+
+
+def option(default: Any = ..., help: str = "", *, flag: str | None = None, cli: bool = True,
+           **limits: Any) -> Any:
+    """A scope field: its default, its help text, and optionally the command-line flag
+    (e.g. "--outlet", or "--a/--b" for a boolean) when it is not `--field-name`;
+    `cli=False` keeps it off the command line."""
+    extra = {"flag": flag, "cli": cli}
+    return Field(default, description=help, json_schema_extra=extra, **limits)
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A split stage's run, opened: its id, the parts still to do, and the progress units
+    (e.g. references) those parts hold."""
+
+    run_id: int
+    parts: list[Any]
+    total: int
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class Parts(Generic[ScopeT]):
+    """How a stage splits: `open` a run (or resume it), run each `part` of it (JSON-safe
+    payloads, in any order, on any worker), then `close` it with the parts' counts.
+    `done` counts the progress units a run has finished, for progress bars."""
+
+    open: Callable[[Settings, ScopeT], Opened]
+    part: Callable[[Settings, int, Any], Counts]
+    close: Callable[[Settings, int, list[Counts]], Counts]
+    done: Callable[[Settings, int], int]
+
+
+@dataclass(frozen=True, slots=True)
+class Stage(Generic[ScopeT]):
+    """One stage of the pipeline, as a room exports it: name, one-line summary, scope
+    model, and either `work` (one function) or `parts` (a split stage)."""
+
+    name: str
+    summary: str
+    scope: type[ScopeT]
+    work: Callable[[Settings, ScopeT], Counts] | None = None
+    parts: Parts[ScopeT] | None = None
+
+    def __post_init__(self) -> None:
+        if (self.work is None) == (self.parts is None):
+            raise TypeError(f"stage {self.name!r} needs exactly one of work and parts")
+
+    def __call__(self, settings: Settings, scope: ScopeT | dict[str, Any] | None = None) -> Counts:
+        """Run the stage here, in this process (a split stage runs its parts in turn)."""
+        parsed = self.scope.parse(scope)
+        if self.work is not None:
+            return self.work(settings, parsed)
+        assert self.parts is not None
+        opened = self.parts.open(settings, parsed)
+        done = [self.parts.part(settings, opened.run_id, part) for part in opened.parts]
+        return self.parts.close(settings, opened.run_id, done)
