@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import dataclasses
 
 from common import SHARED_DATA, build_corpus, report
 
@@ -116,7 +115,7 @@ def main() -> None:
             labelled[frozenset((sentence[id1].id, sentence[id2].id))] = label
     retrieval = {"without_semantic": retrieved(settings, params, labelled, sum(labels))}
     for threshold in args.semantic:
-        with_check = dataclasses.replace(params, min_semantic_similarity=threshold)
+        with_check = params.model_copy(update={"min_semantic_similarity": threshold})
         retrieval[f"semantic_{threshold}"] = retrieved(settings, with_check, labelled,
                                                        sum(labels))
     report("msrp_quality", {

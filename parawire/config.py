@@ -83,7 +83,9 @@ class NlpConfig(_Section):
         return self.backends.get(language, self.backend)
 
 
-class AlignConfig(_Section):
+class AlignCriteria(_Section):
+    """What decides which pairs an alignment run finds (defaults: the paper's)."""
+
     min_cn: int = Field(3, ge=1)
     min_pn: int = Field(3, ge=0)
     alpha: float = Field(0.7, gt=0, le=1)
@@ -93,10 +95,15 @@ class AlignConfig(_Section):
     exclude_same_outlet: bool = False
     normalize: Literal["max", "self"] = "max"
     max_hits: int = Field(1000, ge=1)
-    batch_size: int = Field(200, ge=1)
     max_token_jaccard: float = Field(0.9, gt=0, le=1)
     min_length_ratio: float = Field(0.5, ge=0, le=1)
     min_semantic_similarity: float = Field(0.0, ge=0, le=1)
+
+
+class AlignConfig(AlignCriteria):
+    """[align]: the criteria, and how many references one task searches."""
+
+    batch_size: int = Field(200, ge=1)
 
 
 class ExportConfig(_Section):
