@@ -116,7 +116,9 @@ class ServeConfig(_Section):
     token: str = ""
 
 
-class TrainerConfig(_Section):
+class TrainingConfig(_Section):
+    """How a generator is trained (defaults: the paper's settings where it gives them)."""
+
     vocab_size: int = Field(30000, ge=5)
     max_len: int = Field(70, ge=1)
     batch_size: int = Field(32, ge=1)
@@ -132,6 +134,11 @@ class TrainerConfig(_Section):
     seed: int = 1
     device: str = Field("auto", pattern=r"^(auto|cpu|cuda(:\d+)?)$")
     threads: int = Field(0, ge=0)
+
+
+class TrainerConfig(TrainingConfig):
+    """[train]: training, then decoding."""
+
     beam: int = Field(10, ge=1)
     length_penalty: float = Field(1.0, ge=0)
 
