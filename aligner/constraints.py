@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Constraints:
-    """The parameters of reference selection and of Algorithm 1."""
+    """The parameters of reference selection and of Algorithm 1 (defaults: AlignParams)."""
 
-    min_cn: int = 3
-    min_pn: int = 3
-    alpha: float = 0.7
+    min_cn: int
+    min_pn: int
+    alpha: float
 
 
 def is_reference(pn: Set[str], cn: Set[str], c: Constraints) -> bool:

@@ -1,6 +1,5 @@
 """The crawler: Scrapy spiders over outlets' feeds and sitemaps, storing Articles."""
 
-import parawire.crawler.settings  # noqa: F401  (first: keeps tldextract offline)
 from parawire.crawler.extraction import Extracted, canonical_url, extract
 from parawire.crawler.runner import run_crawl, sources_path
 from parawire.crawler.scope import CrawlScope

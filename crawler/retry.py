@@ -18,8 +18,8 @@ class BackoffRetryMiddleware(RetryMiddleware):
 
     def __init__(self, settings: Any) -> None:
         super().__init__(settings)
-        self.base = settings.getfloat("RETRY_BACKOFF_BASE", 1.0)
-        self.ceiling = settings.getfloat("RETRY_BACKOFF_MAX", 60.0)
+        self.base = settings.getfloat("RETRY_BACKOFF_BASE")
+        self.ceiling = settings.getfloat("RETRY_BACKOFF_MAX")
 
     def delay(self, retry: Request, retry_after: bytes | None = None) -> float:
         """Seconds to wait before sending `retry`."""

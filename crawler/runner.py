@@ -5,27 +5,28 @@ from __future__ import annotations
 import multiprocessing
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from parawire.config import Settings
+from parawire.config import CrawlConfig, Settings
 from parawire.crawler.scope import CrawlScope
 from parawire.errors import ParawireError
 from parawire.store import open_store
 
+if TYPE_CHECKING:
+    from scrapy.settings import Settings as ScrapySettings
 
-def scrapy_settings(crawl: dict[str, Any]) -> dict[str, Any]:
-    """Scrapy settings from the [crawl] section of parawire's config."""
-    return {
-        "USER_AGENT": crawl["user_agent"],
-        "ROBOTSTXT_OBEY": crawl["obey_robots"],
-        "CONCURRENT_REQUESTS": crawl["concurrent_requests"],
-        "CONCURRENT_REQUESTS_PER_DOMAIN": crawl["concurrent_per_domain"],
-        "AUTOTHROTTLE_ENABLED": crawl["autothrottle"],
-        "DOWNLOAD_TIMEOUT": crawl["download_timeout"],
-        "DOWNLOAD_MAXSIZE": crawl["max_download_bytes"],
-        "RETRY_TIMES": crawl["retry_times"],
-        "RETRY_BACKOFF_BASE": crawl["retry_backoff"],
-    }
+
+def scrapy_settings(crawl: CrawlConfig, **extra: Any) -> ScrapySettings:
+    """A crawl's Scrapy settings: the project's (crawler/settings.py), with the [crawl]
+    section and `extra` over them."""
+    from scrapy.settings import Settings as ScrapySettings
+
+    from parawire.crawler import settings as project
+
+    settings = ScrapySettings()
+    settings.setmodule(project, priority="project")
+    settings.setdict({**project.from_config(crawl), **extra}, priority="cmdline")
+    return settings
 
 
 def _counts(stats: dict[str, Any]) -> dict[str, int]:
@@ -41,24 +42,19 @@ def _counts(stats: dict[str, Any]) -> dict[str, int]:
 
 
 def _crawl_in_child(store_url: str, run_id: int, sources_path: str, since: date, until: date,
-                    crawl: dict[str, Any], scope: dict[str, Any], log_file: str) -> None:
+                    crawl: CrawlConfig, scope: dict[str, Any], log_file: str) -> None:
     from scrapy.crawler import CrawlerProcess
-    from scrapy.settings import Settings as ScrapySettings
 
-    import parawire.crawler.settings as defaults  # sets the offline suffix-list variable first
     from parawire.crawler.sources import load_sources
     from parawire.crawler.spiders.news import NewsSpider
 
-    settings = ScrapySettings()
-    settings.setmodule(defaults, priority="project")
-    settings.setdict({"PARAWIRE_STORE_URL": store_url, "PARAWIRE_CRAWL_RUN_ID": run_id,
-                      "LOG_FILE": log_file, "LOG_LEVEL": "INFO", **scrapy_settings(crawl)},
-                     priority="cmdline")
+    settings = scrapy_settings(crawl, PARAWIRE_STORE_URL=store_url, PARAWIRE_CRAWL_RUN_ID=run_id,
+                               LOG_FILE=log_file, LOG_LEVEL="INFO")
     store = open_store(store_url)
     process = CrawlerProcess(settings)
     crawler = process.create_crawler(NewsSpider)
     process.crawl(crawler, sources=load_sources(Path(sources_path)), since=since, until=until,
-                  min_text_chars=crawl["min_text_chars"], known_urls=store.known_urls(),
+                  min_text_chars=crawl.min_text_chars, known_urls=store.known_urls(),
                   **scope)
     process.start()
     store.finish_crawl_run(run_id, _counts(crawler.stats.get_stats() if crawler.stats else {}))
@@ -104,7 +100,7 @@ def run_crawl(settings: Settings, scope: CrawlScope) -> dict[str, Any]:
     context = multiprocessing.get_context("spawn")
     child = context.Process(
         target=_crawl_in_child,
-        args=(settings.store_url, run_id, str(path), since, until, settings.crawl.model_dump(),
+        args=(settings.store_url, run_id, str(path), since, until, settings.crawl,
               _filters(scope), str(log_file)),
     )
     child.start()

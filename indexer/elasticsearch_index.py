@@ -18,12 +18,14 @@ from elastic_transport import ConnectionError as TransportConnectionError
 from elastic_transport import TransportError, Urllib3HttpNode
 from elasticsearch import ApiError, Elasticsearch, helpers
 
+from parawire.config import IndexConfig
 from parawire.errors import ParawireError
 from parawire.indexer.es_mapping import analysis, es_document, mappings
 from parawire.indexer.protocol import HcsssQuery, Hit, IndexStats
 from parawire.records import Sentence
 
 MAX_BUCKETS = 10_000
+_INDEX = IndexConfig()
 _COMPAT = re.compile(r"application/vnd\.elasticsearch\+([\w-]+); ?compatible-with=\d+")
 
 
@@ -46,8 +48,10 @@ class PlainJsonNode(Urllib3HttpNode):
 class ElasticsearchIndex:
     """A SentenceIndex on an Elasticsearch cluster."""
 
-    def __init__(self, url: str, prefix: str = "parawire", *, compatible_media_types: bool = True,
-                 request_timeout: float = 30, bulk_chunk: int = 1000, bulk_retries: int = 8) -> None:
+    def __init__(self, url: str, prefix: str = _INDEX.prefix, *,
+                 compatible_media_types: bool = _INDEX.compatible_media_types,
+                 request_timeout: float = _INDEX.request_timeout,
+                 bulk_chunk: int = _INDEX.bulk_chunk, bulk_retries: int = _INDEX.bulk_retries) -> None:
         self.url, self.prefix = url, prefix
         self.bulk_chunk, self.bulk_retries = bulk_chunk, bulk_retries
         # 429 is left to the bulk helper, which backs off; the transport retries the rest.

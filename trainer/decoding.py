@@ -7,19 +7,28 @@ from dataclasses import dataclass
 
 import torch
 
+from parawire.config import TrainerConfig
 from parawire.trainer.batching import Batch
 from parawire.trainer.corpus import BOS_ID, EOS_ID, PAD_ID, UNK_ID
 from parawire.trainer.model import PointerGenerator
 
+_TRAIN = TrainerConfig()
+
 
 @dataclass(frozen=True, slots=True)
 class DecodeOptions:
-    """How to search: beam 1 is greedy search."""
+    """How to search: beam 1 is greedy search (defaults: [train] in parawire.config)."""
 
-    beam: int = 10
-    max_len: int = 70
-    length_penalty: float = 1.0
+    beam: int = _TRAIN.beam
+    max_len: int = _TRAIN.max_len
+    length_penalty: float = _TRAIN.length_penalty
     block_trigrams: bool = True
+
+    @classmethod
+    def from_config(cls, config: TrainerConfig, beam: int | None = None) -> DecodeOptions:
+        """Decoding as the [train] section sets it; beam None: config.beam."""
+        return cls(beam=config.beam if beam is None else beam, max_len=config.max_len,
+                   length_penalty=config.length_penalty)
 
 
 def blocked_trigram_ends(tokens: Sequence[int]) -> set[int]:

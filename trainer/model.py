@@ -13,11 +13,13 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
+from parawire.config import TrainingConfig
 from parawire.trainer.batching import Batch
 from parawire.trainer.corpus import PAD_ID, UNK_ID
 
 MODEL_KINDS = ("pointer", "seq2seq", "autoencoder")
 EPSILON = 1e-12
+_TRAIN = TrainingConfig()
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,12 +27,12 @@ class ModelConfig:
     """Sizes and switches of the network."""
 
     vocab_size: int
-    embedding: int = 128
-    hidden: int = 256
+    embedding: int = _TRAIN.embedding
+    hidden: int = _TRAIN.hidden
     copy: bool = True
     attention: bool = True
-    coverage: bool = False
-    dropout: float = 0.0
+    coverage: bool = _TRAIN.coverage
+    dropout: float = _TRAIN.dropout
 
     @classmethod
     def for_kind(cls, kind: str, vocab_size: int, **sizes: object) -> ModelConfig:

@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 import time
 from contextlib import nullcontext
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import torch
+from pydantic import ConfigDict, field_validator
 from tqdm import tqdm
 
+from parawire.config import TrainerConfig, TrainingConfig
 from parawire.errors import ParawireError
 from parawire.trainer.batching import Encoded, encode_pair, length_batches
 from parawire.trainer.checkpoints import (
@@ -30,30 +32,28 @@ LAST, BEST, METRICS = "last.pt", "best.pt", "metrics.jsonl"
 RESUMABLE_CHANGES = {"max_epochs", "patience", "device", "threads"}
 
 
-@dataclass(frozen=True, slots=True)
-class TrainConfig:
-    """Everything that shapes a training run (defaults: the paper's settings)."""
+class TrainConfig(TrainingConfig):
+    """Everything that shapes a training run: the model kind and the [train] settings that
+    training reads (defaults and checks from parawire.config)."""
+
+    model_config = ConfigDict(frozen=True)
 
     kind: str = "pointer"
-    vocab_size: int = 30000
-    max_len: int = 70
-    batch_size: int = 32
-    embedding: int = 128
-    hidden: int = 256
-    dropout: float = 0.0
-    coverage: bool = False
-    coverage_weight: float = 1.0
-    lr: float = 1e-3
-    clip: float = 4.0
-    patience: int = 15
-    max_epochs: int = 50
-    seed: int = 1
-    device: str = "auto"
-    threads: int = 0
 
-    def __post_init__(self) -> None:
-        if self.kind not in MODEL_KINDS:
-            raise ParawireError(f"unknown model {self.kind!r}; choose one of {', '.join(MODEL_KINDS)}")
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, kind: str) -> str:
+        if kind not in MODEL_KINDS:
+            raise ParawireError(f"unknown model {kind!r}; choose one of {', '.join(MODEL_KINDS)}")
+        return kind
+
+    @classmethod
+    def from_config(cls, config: TrainerConfig, kind: str, **overrides: Any) -> TrainConfig:
+        """The [train] section's training settings for one model kind; overrides that are None
+        (options not given) keep the config's value."""
+        chosen = {key: value for key, value in overrides.items() if value is not None}
+        return cls(kind=kind, **{**config.model_dump(include=set(TrainingConfig.model_fields)),
+                                 **chosen})
 
 
 def pick_device(name: str) -> torch.device:
@@ -89,7 +89,7 @@ class _Run:
 
 
 def _recorded(config: TrainConfig, corpus: Path) -> dict[str, Any]:
-    return {**asdict(config), "corpus": str(corpus.resolve())}
+    return {**config.model_dump(), "corpus": str(corpus.resolve())}
 
 
 def _check_resumable(stored: dict[str, Any], wanted: dict[str, Any], out: Path) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import scrapy
 from scrapy.http import HtmlResponse, Response, TextResponse
 
+from parawire.config import CrawlConfig
 from parawire.crawler.dates import publication_date
 from parawire.crawler.decoding import page_text
 from parawire.crawler.extraction import canonical_url, extract
@@ -20,6 +21,8 @@ from parawire.crawler.sources import DEFAULT_SOURCES, Outlet, Section, Sources, 
 from parawire.crawler.topics import OTHER, assign_topic
 from parawire.records import Article
 from parawire.textnorm import content_hash
+
+_CRAWL = CrawlConfig()
 
 
 def _as_date(value: date | str | None, fallback: date) -> date:
@@ -44,7 +47,7 @@ class NewsSpider(scrapy.Spider):
     name = "news"
 
     def __init__(self, sources: Sources | str | None = None, since: date | str | None = None,
-                 until: date | str | None = None, min_text_chars: int = 300,
+                 until: date | str | None = None, min_text_chars: int = _CRAWL.min_text_chars,
                  known_urls: set[str] | None = None, outlets: Iterable[str] | str | None = None,
                  topics: Iterable[str] | str | None = None, all_topics: bool = False,
                  **kwargs: Any) -> None:

@@ -104,6 +104,4 @@ def test_missing_split_and_foreign_checkpoint_are_one_line_errors(corpus, tmp_pa
 
 
 def _fields(config: TrainConfig) -> dict:
-    from dataclasses import asdict
-
-    return asdict(config)
+    return config.model_dump()

@@ -1,0 +1,42 @@
+"""Alignment parameters: defaults and checks from [align], scope, JSON and run keys."""
+
+from datetime import date
+
+import pytest
+from pydantic import ValidationError
+
+from parawire.aligner import AlignParams
+from parawire.config import AlignConfig
+
+SCOPE = {"language": "en", "topic": "politics", "since": date(2026, 3, 1), "until": date(2026, 3, 2)}
+
+
+def test_defaults_are_the_align_sections():
+    assert AlignParams().model_dump(exclude=set(SCOPE)) == AlignConfig().model_dump(
+        exclude={"batch_size"})
+
+
+def test_from_config_adds_the_scope_and_leaves_the_batch_size_out_of_the_key():
+    config = AlignConfig(beta=0.8, normalize="self", batch_size=5)
+    params = AlignParams.from_config(config, **SCOPE)
+    assert (params.beta, params.normalize, params.since) == (0.8, "self", SCOPE["since"])
+    bigger_batches = AlignParams.from_config(config.model_copy(update={"batch_size": 500}), **SCOPE)
+    assert params.run_key() == bigger_batches.run_key()
+    assert params.run_key() != AlignParams.from_config(config).run_key()
+
+
+def test_json_round_trip_and_a_key_recorded_by_earlier_versions():
+    params = AlignParams(min_cn=2, min_pn=1, alpha=0.75, beta=0.6, date_window_days=2,
+                         same_topic=True, exclude_same_outlet=True, normalize="self", max_hits=50,
+                         max_token_jaccard=0.8, min_length_ratio=0.4, min_semantic_similarity=0.3,
+                         **SCOPE)
+    assert params.to_json()["since"] == "2026-03-01"
+    assert AlignParams.from_json(params.to_json()) == params
+    # The key the dataclass AlignParams gave these parameters: stored runs keep resuming.
+    assert params.run_key() == "141f0e99410fab5bc8d677540035741e6520ed7487f654303bec4105daed6c07"
+
+
+@pytest.mark.parametrize("bad", [{"normalize": "median"}, {"alpha": 1.5}, {"batch_size": 10}])
+def test_values_the_config_rejects_are_rejected(bad):
+    with pytest.raises(ValidationError):
+        AlignParams(**bad)
