@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from parawire.store import PairRow
+from parawire.records import PairRow
 
 SPLITS = ("train", "valid", "test")
 

@@ -7,7 +7,8 @@ import io
 
 from parawire.dashboard.pair_search import PairView, pairs_by_id
 from parawire.dashboard.precision import Precision, precision_of
-from parawire.store import ReviewLabel, Store
+from parawire.records import ReviewLabel
+from parawire.store import Store
 
 MAX_SAMPLE = 50
 

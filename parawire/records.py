@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
+
+
+class ArticleOutcome(enum.StrEnum):
+    """What became of an article handed over for storing."""
+
+    STORED = "stored"
+    NEAR_DUPLICATE = "near_duplicate"
+    DUPLICATE_URL = "duplicate_url"
+    DUPLICATE_CONTENT = "duplicate_content"
 
 
 @dataclass(slots=True)
@@ -99,3 +109,21 @@ class Pair:
     raw_score: float
     shared_pn: int
     shared_cn: int
+
+
+@dataclass(slots=True)
+class PairRow:
+    """A pair with both of its sentences, as an export needs it."""
+
+    pair: Pair
+    input: Sentence
+    target: Sentence
+
+
+@dataclass(slots=True)
+class ReviewLabel:
+    """An operator's verdict on one pair: a right or a wrong paraphrase."""
+
+    pair_id: int
+    correct: bool
+    labeled_at: datetime

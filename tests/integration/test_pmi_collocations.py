@@ -8,9 +8,8 @@ import pytest
 
 from parawire.config import load_settings
 from parawire.nlp import PmiCollocations, annotate_pending
-from parawire.records import Article
+from parawire.records import Article, ArticleOutcome
 from parawire.store import store_of
-from parawire.store.store import ArticleOutcome
 from parawire.textnorm import content_hash
 
 TOPIC = 10  # the Mark Teixeira free-agency articles: 21 of them, about 5,300 words

@@ -8,8 +8,8 @@ from datetime import date
 import pytest
 import sqlalchemy as sa
 
-from parawire.records import Article, Collocation, Pair
-from parawire.store import ArticleOutcome, Store, open_store
+from parawire.records import Article, ArticleOutcome, Collocation, Pair
+from parawire.store import Store, open_store
 from parawire.textnorm import content_hash
 from tests.factories import make_sentence
 

@@ -1,0 +1,51 @@
+"""Annotated sentences: what the annotate stage writes and the later stages read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+import sqlalchemy as sa
+
+from parawire.records import Sentence
+from parawire.store import schema
+from parawire.store.base import StoreBase
+from parawire.store.rows import sentence_record, sentence_values
+
+
+class SentenceQueries(StoreBase):
+    """Annotated sentences."""
+
+    def save_annotations(self, article_id: int, sentences: list[Sentence]) -> None:
+        """Store an article's sentences and mark it annotated, in one transaction."""
+        with self.engine.begin() as conn:
+            conn.execute(schema.sentences.delete().where(schema.sentences.c.article_id == article_id))
+            if sentences:
+                conn.execute(schema.sentences.insert(), [sentence_values(s) for s in sentences])
+            conn.execute(
+                schema.articles.update()
+                .where(schema.articles.c.id == article_id)
+                .values(annotated=True)
+            )
+
+    def iter_sentences(self, after_id: int = 0, batch_size: int = 2000,
+                       language: str | None = None) -> Iterator[list[Sentence]]:
+        """Batches of sentences with id > after_id, in id order."""
+        table = schema.sentences
+        conditions = [table.c.language == language] if language else []
+        yield from self._batches(table, conditions, sentence_record, after_id, batch_size)
+
+    def count_sentences(self, after_id: int = 0) -> int:
+        """How many sentences have id > after_id."""
+        return self._count(schema.sentences.c.id > after_id)
+
+    def sentences_by_id(self, ids: Iterable[int]) -> dict[int, Sentence]:
+        """The sentences with the given ids."""
+        wanted = sorted(set(ids))
+        found: dict[int, Sentence] = {}
+        table = schema.sentences
+        with self.engine.connect() as conn:
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start:start + 500]
+                for row in conn.execute(sa.select(table).where(table.c.id.in_(chunk))):
+                    found[row.id] = sentence_record(row)
+        return found
