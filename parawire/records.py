@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class ArticleOutcome(enum.StrEnum):
@@ -127,3 +127,57 @@ class ReviewLabel:
     pair_id: int
     correct: bool
     labeled_at: datetime
+
+
+class VolumeCount(NamedTuple):
+    """How many rows (articles, sentences, ...) share a day, outlet, topic and language."""
+
+    published: date | None
+    source: str
+    topic: str
+    language: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class PairQuery:
+    """What pairs are searched by; None leaves a filter out. Newest first, `limit` at a time,
+    `before` a pair id to page on from."""
+
+    q: str | None = None
+    entity: str | None = None
+    outlet: str | None = None
+    since: date | None = None
+    until: date | None = None
+    min_score: float | None = None
+    max_score: float | None = None
+    run: int | None = None
+    before: int | None = None
+    limit: int = 20
+
+
+@dataclass(slots=True)
+class PairSide:
+    """One sentence of a pair with its article."""
+
+    sentence_id: int
+    text: str
+    source: str
+    published: date | None
+    article_id: int
+    article_url: str
+    article_title: str
+
+
+@dataclass(slots=True)
+class PairListing:
+    """A pair with both sentences and their articles, as operators browse and review it."""
+
+    id: int
+    run_id: int
+    score: float
+    raw_score: float
+    shared_pn: int
+    shared_cn: int
+    input: PairSide
+    target: PairSide

@@ -114,6 +114,13 @@ class ArticleQueries(StoreBase):
                 found.update(row.id for row in conn.execute(query))
         return found
 
+    def article(self, article_id: int) -> Article | None:
+        """One stored article by id."""
+        table = schema.articles
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(table).where(table.c.id == article_id)).first()
+        return None if row is None else article_record(row)
+
     def articles_to_annotate(self, batch_size: int = 200) -> Iterator[list[Article]]:
         """Batches of articles that have no sentences yet, in id order."""
         table = schema.articles

@@ -14,6 +14,7 @@ from parawire.errors import ParawireError
 from parawire.store.alignment import AlignmentQueries
 from parawire.store.articles import ArticleQueries
 from parawire.store.overview import OverviewQueries
+from parawire.store.pair_search import PairSearchQueries
 from parawire.store.review import ReviewQueries
 
 ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
@@ -26,7 +27,7 @@ def open_store(url: str) -> Store:
     return store
 
 
-class Store(ArticleQueries, AlignmentQueries, ReviewQueries, OverviewQueries):
+class Store(ArticleQueries, AlignmentQueries, ReviewQueries, OverviewQueries, PairSearchQueries):
     """Typed access to the store, the same on SQLite and PostgreSQL; one instance per process."""
 
     def __init__(self, url: str) -> None:
