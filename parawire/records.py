@@ -36,6 +36,22 @@ class Article:
     id: int | None = None
 
 
+class Fingerprint(NamedTuple):
+    """A text's locality-sensitive hash and the bands that find stored texts near it."""
+
+    value: int
+    bands: tuple[int, ...]
+
+
+class FingerprintMatch(NamedTuple):
+    """A stored article sharing a fingerprint band: its id, its fingerprint, and the article
+    it is a copy of (None for an original)."""
+
+    article_id: int
+    fingerprint: int
+    syndicated_of: int | None
+
+
 @dataclass(slots=True)
 class Collocation:
     """A multi-word unit (noun chunk, name) with its lemma and POS pattern."""

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection
 
-from parawire.records import Article, ArticleOutcome, CrawlRun
+from parawire.records import Article, ArticleOutcome, CrawlRun, Fingerprint, FingerprintMatch
 from parawire.store import schema
 from parawire.store.base import StoreBase, now
 from parawire.store.rows import article_record
-from parawire.textnorm import hamming, simhash, simhash_bands
 
-# Articles whose SimHashes differ in at most this many bits are near-duplicates.
-NEAR_DUPLICATE_BITS = 7
+
+def _band_values(bands: Sequence[int]) -> dict[str, int]:
+    """Band columns and their values; a fingerprint has one band per column."""
+    if len(bands) != schema.FINGERPRINT_BANDS:
+        raise ValueError(f"a fingerprint has {schema.FINGERPRINT_BANDS} bands, not {len(bands)}")
+    return {f"simhash_b{i}": value for i, value in enumerate(bands)}
 
 
 class ArticleQueries(StoreBase):
@@ -49,10 +51,13 @@ class ArticleQueries(StoreBase):
         with self.engine.connect() as conn:
             return {url for row in conn.execute(query) for url in row}
 
-    def add_article(self, article: Article, crawl_run_id: int | None = None) -> ArticleOutcome:
-        """Store an article unless its URL or its content is already stored."""
+    def add_article(self, article: Article, crawl_run_id: int | None = None,
+                    fingerprint: Fingerprint | None = None) -> ArticleOutcome:
+        """Store an article (with its `syndicated_of` and, when given, its fingerprint for
+        `articles_sharing_bands`) unless its URL or its content is already stored."""
         table = schema.articles
         canonical = article.canonical_url or article.url
+        bands = _band_values(fingerprint.bands) if fingerprint else {}
         with self.engine.begin() as conn:
             seen_url = conn.execute(
                 sa.select(table.c.id).where(
@@ -67,9 +72,6 @@ class ArticleQueries(StoreBase):
             ).first()
             if seen_content is not None:
                 return ArticleOutcome.DUPLICATE_CONTENT
-            fingerprint = simhash(article.text)
-            bands = simhash_bands(fingerprint)
-            article.syndicated_of = self._first_near_copy(conn, fingerprint, bands)
             article.id = conn.execute(
                 table.insert().values(
                     url=article.url, canonical_url=canonical, source=article.source,
@@ -77,29 +79,25 @@ class ArticleQueries(StoreBase):
                     crawled_at=article.crawled_at or now(), title=article.title,
                     text=article.text, author=article.author,
                     content_hash=article.content_hash, annotated=False,
-                    crawl_run_id=crawl_run_id, simhash=f"{fingerprint:016x}",
-                    syndicated_of=article.syndicated_of,
-                    **{f"simhash_b{i}": band for i, band in enumerate(bands)},
+                    crawl_run_id=crawl_run_id, syndicated_of=article.syndicated_of,
+                    simhash=f"{fingerprint.value:016x}" if fingerprint else None, **bands,
                 )
             ).inserted_primary_key[0]
-        if article.syndicated_of is not None:
-            return ArticleOutcome.NEAR_DUPLICATE
         return ArticleOutcome.STORED
 
-    @staticmethod
-    def _first_near_copy(conn: Connection, fingerprint: int, bands: list[int]) -> int | None:
-        """The earliest stored original within NEAR_DUPLICATE_BITS of a SimHash."""
+    def articles_sharing_bands(self, bands: Sequence[int]) -> list[FingerprintMatch]:
+        """Stored articles whose fingerprint has any of these band values (band i compared
+        with band i), in id order."""
         table = schema.articles
-        columns = [table.c[f"simhash_b{i}"] for i in range(len(bands))]
         query = (
             sa.select(table.c.id, table.c.simhash, table.c.syndicated_of)
-            .where(sa.or_(*(column == band for column, band in zip(columns, bands, strict=True))))
+            .where(sa.or_(*(table.c[column] == value
+                            for column, value in _band_values(bands).items())))
             .order_by(table.c.id)
         )
-        for row in conn.execute(query):
-            if row.simhash and hamming(int(row.simhash, 16), fingerprint) <= NEAR_DUPLICATE_BITS:
-                return row.syndicated_of or row.id
-        return None
+        with self.engine.connect() as conn:
+            return [FingerprintMatch(row.id, int(row.simhash, 16), row.syndicated_of)
+                    for row in conn.execute(query)]
 
     def syndicated_articles(self, article_ids: Iterable[int]) -> set[int]:
         """Those of the given articles that are syndicated copies of an earlier one."""

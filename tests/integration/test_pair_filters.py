@@ -6,6 +6,7 @@ from datetime import date
 
 from parawire.aligner import AlignParams
 from parawire.config import load_settings
+from parawire.crawler import store_article
 from parawire.records import Article
 from parawire.roof import pipeline
 from parawire.store import store_of
@@ -18,7 +19,7 @@ def _aligned(tmp_path, extra: list[Article] = (), **params):
     store = store_of(settings)
     store_demo_articles(store)
     for article in extra:
-        store.add_article(article)
+        store_article(store, article)
     pipeline.annotate(settings)
     pipeline.index(settings)
     return settings, pipeline.align(settings, AlignParams(**params))

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from parawire.config import load_settings
+from parawire.crawler import store_article
 from parawire.nlp import PmiCollocations, annotate_pending
 from parawire.records import Article, ArticleOutcome
 from parawire.store import store_of
@@ -30,7 +31,7 @@ def corpus(shared_data, tmp_path_factory):
     settings = load_settings(data_dir=tmp_path_factory.mktemp("pmi"),
                              nlp={"pmi_min_count": 3, "pmi_threshold": 0.5})
     store = store_of(settings)
-    stored = [store.add_article(_article(r)) for r in records if r["id"] != HELD_BACK]
+    stored = [store_article(store, _article(r)) for r in records if r["id"] != HELD_BACK]
     counts = annotate_pending(settings, store)
     assert counts["articles"] == stored.count(ArticleOutcome.STORED) >= 15
     return settings, store, next(r for r in records if r["id"] == HELD_BACK)
@@ -76,7 +77,7 @@ def test_stored_sentences_carry_the_learned_collocations(corpus):
 def test_a_later_article_is_annotated_alone_with_the_corpus_counts(corpus):
     settings, store, held_back = corpus
     known = {s.article_id for batch in store.iter_sentences() for s in batch}
-    assert store.add_article(_article(held_back)) == ArticleOutcome.STORED
+    assert store_article(store, _article(held_back)) == ArticleOutcome.STORED
     counts = annotate_pending(settings, store)
     assert counts["articles"] == 1 and counts["sentences"] > 5
     assert annotate_pending(settings, store) == {}  # nothing left to annotate

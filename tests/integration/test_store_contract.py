@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 import sqlalchemy as sa
 
-from parawire.records import Article, ArticleOutcome, Collocation, Pair
+from parawire.records import Article, ArticleOutcome, Collocation, Fingerprint, FingerprintMatch, Pair
 from parawire.store import Store, open_store
 from parawire.textnorm import content_hash
 from tests.factories import make_sentence
@@ -147,6 +147,7 @@ def test_unreachable_server_is_a_one_line_error():
 
 
 def test_syndicated_copies_are_stored_with_a_pointer_to_the_first(store):
+    from parawire.crawler import store_article
     from parawire.demo import load_articles
 
     story = "\n".join(load_articles()[0].paragraphs)
@@ -154,9 +155,24 @@ def test_syndicated_copies_are_stored_with_a_pointer_to_the_first(store):
     wire_copy = article(2, text="PORT ALDER (Coastline Wire) - " + story, source="outlet-b")
     second_copy = article(3, text=story + " Reporting by staff.", source="outlet-c")
     other = article(4, text="\n".join(load_articles()[1].paragraphs))
-    outcomes = [store.add_article(a) for a in (first, wire_copy, second_copy, other)]
+    outcomes = [store_article(store, a) for a in (first, wire_copy, second_copy, other)]
     assert outcomes == [ArticleOutcome.STORED, ArticleOutcome.NEAR_DUPLICATE,
                         ArticleOutcome.NEAR_DUPLICATE, ArticleOutcome.STORED]
     assert (wire_copy.syndicated_of, second_copy.syndicated_of) == (first.id, first.id)
     assert store.syndicated_articles([first.id, wire_copy.id, second_copy.id, other.id]) == {
         wire_copy.id, second_copy.id}
+
+
+def test_articles_are_found_by_any_band_of_their_fingerprint(store):
+    first, copy, plain = article(1), article(2), article(3)
+    store.add_article(first, fingerprint=Fingerprint(0x0102, (2, 1, 0, 0, 0, 0, 0, 0)))
+    copy.syndicated_of = first.id
+    store.add_article(copy, fingerprint=Fingerprint(0x0103, (3, 1, 0, 0, 0, 0, 0, 0)))
+    store.add_article(plain)  # stored without a fingerprint: never found by one
+    assert store.articles_sharing_bands((3, 9, 9, 9, 9, 9, 9, 9)) == [
+        FingerprintMatch(copy.id, 0x0103, first.id)]
+    assert store.articles_sharing_bands((9, 9, 9, 9, 9, 9, 9, 0)) == [
+        FingerprintMatch(first.id, 0x0102, None), FingerprintMatch(copy.id, 0x0103, first.id)]
+    assert store.articles_sharing_bands((0, 0, 1, 1, 1, 1, 1, 1)) == []  # band i meets band i
+    with pytest.raises(ValueError, match="8 bands"):
+        store.articles_sharing_bands((1, 2))
