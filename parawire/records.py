@@ -92,6 +92,14 @@ class Sentence:
         return frozenset(self.common_nouns)
 
 
+class SentenceNouns(NamedTuple):
+    """A stored sentence's id with its proper and common nouns (what reference selection reads)."""
+
+    id: int
+    proper_nouns: list[str]
+    common_nouns: list[str]
+
+
 @dataclass(slots=True)
 class Run:
     """A stage run: its parameters, its state and its counts."""

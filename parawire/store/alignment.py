@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
 
 from parawire.records import AlignmentRun, Pair, PairRow
 from parawire.store import schema
@@ -47,13 +48,22 @@ class AlignmentQueries(SentenceQueries):
         return self._latest_runs(schema.alignment_runs, AlignmentRun, limit)
 
     def record_references_selected(self, run_id: int, selected: int) -> None:
-        """Note how many references a running alignment run has in all, for its progress."""
-        run = self.alignment_run(run_id)
-        assert run is not None
+        """Note how many references a running alignment run has in all, for its progress.
+
+        One UPDATE sets that key inside the stored counts, so no concurrent writer's counts
+        are lost between a read and a write."""
         table = schema.alignment_runs
         with self.engine.begin() as conn:
-            conn.execute(table.update().where(table.c.id == run_id)
-                         .values(counts={**run.counts, "references_selected": selected}))
+            conn.execute(table.update().where(table.c.id == run_id).values(
+                counts=self._json_with(table.c.counts, "references_selected", selected)))
+
+    def _json_with(self, column: Any, key: str, value: int) -> Any:
+        """The JSON object in `column` with `key` set to `value`, as an SQL expression."""
+        if self.engine.dialect.name == "postgresql":
+            merged = sa.cast(column, postgresql.JSONB).op("||")(sa.func.jsonb_build_object(
+                sa.cast(sa.literal(key), sa.Text), sa.cast(sa.literal(value), sa.Integer)))
+            return sa.cast(merged, sa.JSON)
+        return sa.func.json_set(column, f"$.{key}", value)
 
     def finish_alignment_run(self, run_id: int, counts: dict[str, int]) -> None:
         """Close an alignment run with its counts."""

@@ -41,6 +41,10 @@ class ArticleQueries(StoreBase):
                 .values(finished_at=now(), status=status, counts=counts)
             )
 
+    def crawl_run(self, run_id: int) -> CrawlRun | None:
+        """One crawl run by id."""
+        return self._run_by_id(schema.crawl_runs, CrawlRun, run_id)
+
     def crawl_runs(self, limit: int = 20) -> list[CrawlRun]:
         """The latest crawl runs, newest first."""
         return self._latest_runs(schema.crawl_runs, CrawlRun, limit)

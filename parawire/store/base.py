@@ -36,11 +36,13 @@ class StoreBase:
         return self._insert(table).on_conflict_do_nothing()
 
     def _batches(self, table: sa.Table, conditions: list[Any], convert: Callable[[Any], T],
-                 after_id: int, batch_size: int) -> Iterator[list[T]]:
-        """Rows matching `conditions` with id > after_id, converted, in id-ordered batches."""
+                 after_id: int, batch_size: int,
+                 columns: list[Any] | None = None) -> Iterator[list[T]]:
+        """Rows matching `conditions` with id > after_id (all columns, or those given with
+        the id first), converted, in id-ordered batches."""
         last_id = after_id
         while True:
-            query = (sa.select(table).where(*conditions, table.c.id > last_id)
+            query = (sa.select(*(columns or [table])).where(*conditions, table.c.id > last_id)
                      .order_by(table.c.id).limit(batch_size))
             with self.engine.connect() as conn:
                 rows = list(conn.execute(query))

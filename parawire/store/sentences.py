@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from datetime import date
 
 import sqlalchemy as sa
 
-from parawire.records import Sentence
+from parawire.records import Sentence, SentenceNouns
 from parawire.store import schema
 from parawire.store.base import StoreBase
 from parawire.store.rows import sentence_record, sentence_values
@@ -33,6 +34,23 @@ class SentenceQueries(StoreBase):
         table = schema.sentences
         conditions = [table.c.language == language] if language else []
         yield from self._batches(table, conditions, sentence_record, after_id, batch_size)
+
+    def sentence_nouns(self, language: str | None = None, topic: str | None = None,
+                       since: date | None = None, until: date | None = None,
+                       batch_size: int = 5000) -> Iterator[list[SentenceNouns]]:
+        """Batches of the nouns of the sentences in a scope, in id order: a language, a topic,
+        published on or after `since` and on or before `until` (None: any; with a date bound,
+        sentences without a date are out)."""
+        table = schema.sentences
+        conditions = [column == value for column, value in
+                      ((table.c.language, language), (table.c.topic, topic)) if value]
+        if since:
+            conditions.append(table.c.published >= since)
+        if until:
+            conditions.append(table.c.published <= until)
+        columns = [table.c.id, table.c.proper_nouns, table.c.common_nouns]
+        yield from self._batches(table, conditions, lambda row: SentenceNouns(*row), 0,
+                                 batch_size, columns)
 
     def count_sentences(self, after_id: int = 0) -> int:
         """How many sentences have id > after_id."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import uuid
 from datetime import date
 
@@ -176,3 +177,54 @@ def test_articles_are_found_by_any_band_of_their_fingerprint(store):
     assert store.articles_sharing_bands((0, 0, 1, 1, 1, 1, 1, 1)) == []  # band i meets band i
     with pytest.raises(ValueError, match="8 bands"):
         store.articles_sharing_bands((1, 2))
+
+
+def test_a_crawl_run_is_found_by_id_however_many_came_after(store):
+    first = store.start_crawl_run({"n": 0})
+    for n in range(60):
+        store.start_crawl_run({"n": n + 1})
+    store.finish_crawl_run(first, {"stored": 2})
+    found = store.crawl_run(first)
+    assert (found.id, found.status, found.counts) == (first, "finished", {"stored": 2})
+    assert store.crawl_run(first + 1000) is None
+
+
+def test_sentence_nouns_of_a_scope_in_id_order(store):
+    scoped = [("en", "politics", date(2026, 3, 2)), ("fr", "politics", date(2026, 3, 2)),
+              ("en", "sport", date(2026, 3, 2)), ("en", "politics", date(2026, 3, 9)),
+              ("en", "politics", None), ("en", "politics", date(2026, 3, 1))]
+    for n, (language, topic, published) in enumerate(scoped):
+        a = article(n, language=language, topic=topic, published=published)
+        store.add_article(a)
+        store.save_annotations(a.id, [make_sentence(None, a.id, [f"p{n}"], ["c", f"c{n}"],
+                                                    language=language, topic=topic,
+                                                    published=published)])
+    ids = [s.id for batch in store.iter_sentences() for s in batch]
+
+    def chosen(**scope) -> list[int]:
+        return [ids.index(s.id) for batch in store.sentence_nouns(batch_size=2, **scope)
+                for s in batch]
+
+    assert chosen() == [0, 1, 2, 3, 4, 5]
+    assert chosen(language="en", topic="politics") == [0, 3, 4, 5]
+    assert chosen(language="en", since=date(2026, 3, 2)) == [0, 2, 3]
+    assert chosen(until=date(2026, 3, 2)) == [0, 1, 2, 5]
+    assert chosen(since=date(2026, 3, 2), until=date(2026, 3, 8), topic="politics") == [0, 1]
+    (first,) = next(store.sentence_nouns(batch_size=1))
+    assert (first.proper_nouns, first.common_nouns) == (["p0"], ["c", "c0"])
+
+
+def test_references_selected_keeps_a_concurrent_writers_counts(store):
+    from parawire.store import schema
+
+    run = store.find_or_start_alignment_run("key-1", {"beta": 0.7})
+    table = schema.alignment_runs
+    with store.engine.begin() as conn:  # another writer's transaction, not yet committed
+        conn.execute(table.update().where(table.c.id == run.id).values(counts={"pairs": 4}))
+        writer = threading.Thread(target=store.record_references_selected, args=(run.id, 9))
+        writer.start()
+        writer.join(timeout=1)  # it waits for that transaction, then sets its key
+    writer.join()
+    assert store.alignment_run(run.id).counts == {"pairs": 4, "references_selected": 9}
+    store.record_references_selected(run.id, 11)
+    assert store.alignment_run(run.id).counts == {"pairs": 4, "references_selected": 11}
