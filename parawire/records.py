@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, NamedTuple
@@ -59,6 +60,22 @@ class Collocation:
     text: str
     lemma: str
     pos: str
+
+
+@dataclass(slots=True)
+class CollocationCounts:
+    """Counts over sentences for statistical collocations: each (case-folded) lemma, each
+    candidate pair of adjacent lemmas, and how many lemmas were counted in all."""
+
+    words: Counter[str] = field(default_factory=Counter)
+    pairs: Counter[tuple[str, str]] = field(default_factory=Counter)
+    tokens: int = 0
+
+    def add(self, other: CollocationCounts) -> None:
+        """Add another count to this one."""
+        self.words.update(other.words)
+        self.pairs.update(other.pairs)
+        self.tokens += other.tokens
 
 
 @dataclass(slots=True)

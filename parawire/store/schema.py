@@ -14,6 +14,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 
 metadata = MetaData()
@@ -53,6 +54,9 @@ articles = Table(
     *(Column(f"simhash_b{i}", Integer, index=True) for i in range(FINGERPRINT_BANDS)),
     # Set on a syndicated (near-duplicate) copy: the id of the original.
     Column("syndicated_of", Integer),
+    # Whether the collocation counts below include this article's sentences.
+    Column("collocations_counted", Boolean, nullable=False, default=False,
+           server_default=false(), index=True),
 )
 
 sentences = Table(
@@ -118,4 +122,32 @@ review_labels = Table(
     Column("pair_id", Integer, ForeignKey("pairs.id"), nullable=False, unique=True),
     Column("correct", Boolean, nullable=False),
     Column("labeled_at", DateTime, nullable=False),
+)
+
+
+# The statistics of PMI collocations per language, kept up to date as articles are annotated:
+# how often each lemma and each candidate pair of adjacent lemmas occurs, and how many lemmas
+# were counted in all.
+collocation_words = Table(
+    "collocation_words",
+    metadata,
+    Column("language", String(16), primary_key=True),
+    Column("word", Text, primary_key=True),
+    Column("occurrences", Integer, nullable=False),
+)
+
+collocation_pairs = Table(
+    "collocation_pairs",
+    metadata,
+    Column("language", String(16), primary_key=True),
+    Column("first_word", Text, primary_key=True),
+    Column("second_word", Text, primary_key=True),
+    Column("occurrences", Integer, nullable=False),
+)
+
+collocation_totals = Table(
+    "collocation_totals",
+    metadata,
+    Column("language", String(16), primary_key=True),
+    Column("occurrences", Integer, nullable=False),
 )

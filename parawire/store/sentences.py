@@ -7,25 +7,28 @@ from datetime import date
 
 import sqlalchemy as sa
 
-from parawire.records import Sentence, SentenceNouns
+from parawire.records import CollocationCounts, Sentence, SentenceNouns
 from parawire.store import schema
-from parawire.store.base import StoreBase
+from parawire.store.collocations import CollocationQueries
 from parawire.store.rows import sentence_record, sentence_values
 
 
-class SentenceQueries(StoreBase):
-    """Annotated sentences."""
+class SentenceQueries(CollocationQueries):
+    """Annotated sentences (with the collocation counts kept over them)."""
 
-    def save_annotations(self, article_id: int, sentences: list[Sentence]) -> None:
-        """Store an article's sentences and mark it annotated, in one transaction."""
+    def save_annotations(self, article_id: int, sentences: list[Sentence],
+                         counts: CollocationCounts | None = None) -> None:
+        """Store an article's sentences and mark it annotated, in one transaction; with
+        `counts` (its sentences' collocation counts), add them to its language's counts."""
         with self.engine.begin() as conn:
+            self._recount(conn, article_id, counts)
             conn.execute(schema.sentences.delete().where(schema.sentences.c.article_id == article_id))
             if sentences:
                 conn.execute(schema.sentences.insert(), [sentence_values(s) for s in sentences])
             conn.execute(
                 schema.articles.update()
                 .where(schema.articles.c.id == article_id)
-                .values(annotated=True)
+                .values(annotated=True, collocations_counted=counts is not None)
             )
 
     def iter_sentences(self, after_id: int = 0, batch_size: int = 2000,

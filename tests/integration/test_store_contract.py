@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import threading
 import uuid
+from collections import Counter
 from datetime import date
 
 import pytest
 import sqlalchemy as sa
 
-from parawire.records import Article, ArticleOutcome, Collocation, Fingerprint, FingerprintMatch, Pair
+from parawire.records import (
+    Article,
+    ArticleOutcome,
+    Collocation,
+    CollocationCounts,
+    Fingerprint,
+    FingerprintMatch,
+    Pair,
+)
 from parawire.store import Store, open_store
 from parawire.textnorm import content_hash
 from tests.factories import make_sentence
@@ -228,3 +237,34 @@ def test_references_selected_keeps_a_concurrent_writers_counts(store):
     assert store.alignment_run(run.id).counts == {"pairs": 4, "references_selected": 9}
     store.record_references_selected(run.id, 11)
     assert store.alignment_run(run.id).counts == {"pairs": 4, "references_selected": 11}
+
+
+def _counts(words: str, pairs: list[tuple[str, str]]) -> CollocationCounts:
+    return CollocationCounts(Counter(words.split()), Counter(pairs), len(words.split()))
+
+
+def test_collocation_counts_grow_with_annotations_and_cover_each_article_once(store):
+    first, second, french = article(1), article(2), article(3, language="fr")
+    for a in (first, second, french):
+        store.add_article(a)
+    sentence = make_sentence(None, first.id, ["red sox"], ["agent"])
+    store.save_annotations(first.id, [sentence], _counts("red sox red", [("red", "sox")]))
+    store.save_annotations(second.id, [make_sentence(None, second.id, ["x"], ["y"])])
+    store.save_annotations(french.id, [make_sentence(None, french.id, ["x"], ["y"])],
+                           _counts("agent libre", [("agent", "libre")]))
+    assert store.collocation_counts("en") == _counts("red sox red", [("red", "sox")])
+    assert store.collocation_counts("de") == CollocationCounts()
+    # The article saved without counts is not covered yet: counted once, then covered.
+    ((ids, sentences),) = store.uncounted_sentences("en")
+    assert ids == [second.id] and [s.article_id for s in sentences] == [second.id]
+    store.add_collocation_counts("en", ids, _counts("free agent", [("free", "agent")]))
+    assert list(store.uncounted_sentences("en")) == []
+    assert store.collocation_counts("en") == CollocationCounts(
+        Counter({"red": 2, "sox": 1, "free": 1, "agent": 1}),
+        Counter({("red", "sox"): 1, ("free", "agent"): 1}), 5)
+    # Annotating a covered article again cannot take its old counts out: the language's
+    # counts start over from the new ones, the other articles to be counted again.
+    store.save_annotations(first.id, [sentence], _counts("red sox", [("red", "sox")]))
+    assert store.collocation_counts("en") == _counts("red sox", [("red", "sox")])
+    assert [ids for ids, _ in store.uncounted_sentences("en")] == [[second.id]]
+    assert store.collocation_counts("fr") == _counts("agent libre", [("agent", "libre")])
