@@ -128,26 +128,17 @@ review_labels = Table(
 # The statistics of PMI collocations per language, kept up to date as articles are annotated:
 # how often each lemma and each candidate pair of adjacent lemmas occurs, and how many lemmas
 # were counted in all.
-collocation_words = Table(
-    "collocation_words",
-    metadata,
-    Column("language", String(16), primary_key=True),
-    Column("word", Text, primary_key=True),
-    Column("occurrences", Integer, nullable=False),
-)
+def _occurrences(name: str, *key: str) -> Table:
+    """A table of how often each key occurs in a language's sentences."""
+    return Table(
+        name,
+        metadata,
+        Column("language", String(16), primary_key=True),
+        *(Column(column, Text, primary_key=True) for column in key),
+        Column("occurrences", Integer, nullable=False),
+    )
 
-collocation_pairs = Table(
-    "collocation_pairs",
-    metadata,
-    Column("language", String(16), primary_key=True),
-    Column("first_word", Text, primary_key=True),
-    Column("second_word", Text, primary_key=True),
-    Column("occurrences", Integer, nullable=False),
-)
 
-collocation_totals = Table(
-    "collocation_totals",
-    metadata,
-    Column("language", String(16), primary_key=True),
-    Column("occurrences", Integer, nullable=False),
-)
+collocation_words = _occurrences("collocation_words", "word")
+collocation_pairs = _occurrences("collocation_pairs", "first_word", "second_word")
+collocation_totals = _occurrences("collocation_totals")

@@ -12,6 +12,9 @@ from alembic import op
 
 revision = "0004"
 down_revision = "0003"
+# Each count table's key columns (after the language).
+COUNT_TABLES = {"collocation_words": ("word",), "collocation_pairs": ("first_word", "second_word"),
+                "collocation_totals": ()}
 
 
 def upgrade() -> None:
@@ -19,28 +22,17 @@ def upgrade() -> None:
         batch.add_column(sa.Column("collocations_counted", sa.Boolean, nullable=False,
                                    server_default=sa.false()))
     op.create_index("ix_articles_collocations_counted", "articles", ["collocations_counted"])
-    op.create_table(
-        "collocation_words",
-        sa.Column("language", sa.String(16), primary_key=True),
-        sa.Column("word", sa.Text, primary_key=True),
-        sa.Column("occurrences", sa.Integer, nullable=False),
-    )
-    op.create_table(
-        "collocation_pairs",
-        sa.Column("language", sa.String(16), primary_key=True),
-        sa.Column("first_word", sa.Text, primary_key=True),
-        sa.Column("second_word", sa.Text, primary_key=True),
-        sa.Column("occurrences", sa.Integer, nullable=False),
-    )
-    op.create_table(
-        "collocation_totals",
-        sa.Column("language", sa.String(16), primary_key=True),
-        sa.Column("occurrences", sa.Integer, nullable=False),
-    )
+    for table, key in COUNT_TABLES.items():
+        op.create_table(
+            table,
+            sa.Column("language", sa.String(16), primary_key=True),
+            *(sa.Column(column, sa.Text, primary_key=True) for column in key),
+            sa.Column("occurrences", sa.Integer, nullable=False),
+        )
 
 
 def downgrade() -> None:
-    for table in ("collocation_totals", "collocation_pairs", "collocation_words"):
+    for table in COUNT_TABLES:
         op.drop_table(table)
     op.drop_index("ix_articles_collocations_counted", "articles")
     with op.batch_alter_table("articles") as batch:
