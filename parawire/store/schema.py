@@ -2,6 +2,7 @@
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Column,
     Date,
@@ -135,7 +136,7 @@ def _occurrences(name: str, *key: str) -> Table:
         metadata,
         Column("language", String(16), primary_key=True),
         *(Column(column, Text, primary_key=True) for column in key),
-        Column("occurrences", Integer, nullable=False),
+        Column("occurrences", BigInteger, nullable=False),
     )
 
 

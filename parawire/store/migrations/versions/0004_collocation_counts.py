@@ -27,7 +27,7 @@ def upgrade() -> None:
             table,
             sa.Column("language", sa.String(16), primary_key=True),
             *(sa.Column(column, sa.Text, primary_key=True) for column in key),
-            sa.Column("occurrences", sa.Integer, nullable=False),
+            sa.Column("occurrences", sa.BigInteger, nullable=False),
         )
 
 
