@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from parawire.config import ExportConfig
-from parawire.store import PairRow
+from parawire.records import PairRow
 
 SPLITS = ("train", "valid", "test")
 _EXPORT_DEFAULTS = ExportConfig()  # the defaults live in the config model

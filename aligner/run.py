@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from parawire.aligner.constraints import is_reference
 from parawire.aligner.pairs import make_pair
@@ -17,20 +18,22 @@ from parawire.store import Store
 from parawire.textnorm import length_ratio, token_jaccard
 
 
-def in_scope(sentence: Sentence, params: AlignParams) -> bool:
-    """Whether a sentence falls in the run's language, topic and date scope."""
-    if params.language and sentence.language != params.language:
-        return False
-    if params.topic and sentence.topic != params.topic:
-        return False
-    if params.since or params.until:
-        if sentence.published is None:
-            return False
-        if params.since and sentence.published < params.since:
-            return False
-        if params.until and sentence.published > params.until:
-            return False
-    return True
+class Hit(NamedTuple):
+    """A sentence the engine found for a reference, with its normalised and raw scores."""
+
+    reference: Sentence
+    sentence_id: int
+    score: float
+    raw_score: float
+
+
+class Candidate(NamedTuple):
+    """A reference and a sentence found for it, with the hit's scores, before Algorithm 2."""
+
+    reference: Sentence
+    sentence: Sentence
+    score: float
+    raw_score: float
 
 
 def select_references(store: Store, params: AlignParams) -> list[int]:
@@ -38,9 +41,10 @@ def select_references(store: Store, params: AlignParams) -> list[int]:
     c = params.constraints
     return [
         s.id
-        for batch in store.iter_sentences(language=params.language)
+        for batch in store.sentence_nouns(language=params.language, topic=params.topic,
+                                          since=params.since, until=params.until)
         for s in batch
-        if s.id is not None and in_scope(s, params) and is_reference(s.pn, s.cn, c)
+        if is_reference(frozenset(s.proper_nouns), frozenset(s.common_nouns), c)
     ]
 
 
@@ -60,7 +64,7 @@ def align_batch(store: Store, index: SentenceIndex, run_id: int, params: AlignPa
     """Search every reference of a batch, store its pairs, mark it done; returns counts."""
     counts: Counter[str] = Counter()
     references = store.sentences_by_id(reference_ids)
-    found: list[tuple[Sentence, int, float, float]] = []
+    found: list[Hit] = []
     for ref_id in reference_ids:
         reference = references.get(ref_id)
         query = build_query(reference, params) if reference else None
@@ -72,29 +76,29 @@ def align_batch(store: Store, index: SentenceIndex, run_id: int, params: AlignPa
         self_score = 0.0
         if params.normalize == "self":
             self_score = index.score_of(ref_id, query.text_terms)
-        kept = above_beta(normalized(hits, params.normalize, self_score), params.beta)
-        counts["above_beta"] += len(kept)
-        found.extend((reference, hit.sentence_id, score, hit.score) for hit, score in kept)
-    candidates = store.sentences_by_id(sentence_id for _, sentence_id, _, _ in found)
+        above = above_beta(normalized(hits, params.normalize, self_score), params.beta)
+        counts["above_beta"] += len(above)
+        found.extend(Hit(reference, hit.sentence_id, score, hit.score) for hit, score in above)
+    sentences = store.sentences_by_id(hit.sentence_id for hit in found)
     syndicated = store.syndicated_articles(
-        s.article_id for s in (*references.values(), *candidates.values()))
-    kept: list[tuple[Sentence, Sentence, float, float]] = []
-    for reference, sentence_id, score, raw in found:
-        candidate = candidates[sentence_id]
-        if reference.article_id in syndicated or candidate.article_id in syndicated:
+        s.article_id for s in (*references.values(), *sentences.values()))
+    kept: list[Candidate] = []
+    for hit in found:
+        reference, sentence = hit.reference, sentences[hit.sentence_id]
+        if reference.article_id in syndicated or sentence.article_id in syndicated:
             counts["syndicated"] += 1
-        elif token_jaccard(reference.text, candidate.text) >= params.max_token_jaccard:
+        elif token_jaccard(reference.text, sentence.text) >= params.max_token_jaccard:
             counts["near_verbatim"] += 1
-        elif length_ratio(reference.text, candidate.text) < params.min_length_ratio:
+        elif length_ratio(reference.text, sentence.text) < params.min_length_ratio:
             counts["length_ratio"] += 1
         else:
-            kept.append((reference, candidate, score, raw))
+            kept.append(Candidate(reference, sentence, hit.score, hit.raw_score))
     if params.min_semantic_similarity > 0:
-        similarities = cosine_similarities([(r.text, c.text) for r, c, _, _ in kept])
+        similarities = cosine_similarities([(k.reference.text, k.sentence.text) for k in kept])
         counts["semantic"] += sum(s < params.min_semantic_similarity for s in similarities)
         kept = [k for k, s in zip(kept, similarities, strict=True)
                 if s >= params.min_semantic_similarity]
-    batch_pairs = [make_pair(run_id, r, c, score, raw) for r, c, score, raw in kept]
+    batch_pairs = [make_pair(run_id, k.reference, k.sentence, k.score, k.raw_score) for k in kept]
     counts["pairs_built"] += len(batch_pairs)
     store.record_references(run_id, reference_ids, batch_pairs)
     return dict(counts)
@@ -108,7 +112,7 @@ def finish_run(store: Store, run_id: int, batch_counts: Iterable[dict[str, int]]
     for counts in batch_counts:
         totals.update(counts)
     totals["pairs"] = len(store.pairs(run_id))
-    totals["references_done"] = len(store.done_references(run_id))
+    totals["references_done"] = store.count_done_references(run_id)
     totals["symmetric_duplicates"] = max(0, totals["pairs_built"] - totals["pairs"])
     store.finish_alignment_run(run_id, dict(totals))
     return dict(totals)

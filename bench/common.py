@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from parawire.config import Settings, load_settings
+from parawire.crawler import store_article
 from parawire.records import Article, Sentence
 from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
@@ -32,8 +33,9 @@ def build_corpus(documents: Iterable[tuple[str, str, str, date | None]],
                              **overrides)
     store = store_of(settings)
     for url, source, text, day in documents:
-        store.add_article(Article(url=url, source=source, language="en", title="", text=text,
-                                  published=day, topic="news", content_hash=content_hash(text)))
+        store_article(store, Article(url=url, source=source, language="en", title="", text=text,
+                                     published=day, topic="news",
+                                     content_hash=content_hash(text)))
     run_stage(settings, "annotate")
     run_stage(settings, "index")
     by_article: dict[int, list[Sentence]] = {}

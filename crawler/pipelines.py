@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from parawire.config import load_settings
+from parawire.crawler.dedup import store_article
 from parawire.records import Article
 from parawire.store import Store, open_store
 
 
 class StorePipeline:
-    """Stores articles; duplicates (by URL, canonical URL or content) are counted, not stored."""
+    """Stores articles; duplicates (by URL, canonical URL or content) are counted, not stored,
+    and near-duplicates are counted and stored as copies of their original (crawler.dedup)."""
 
     def __init__(self, store_url: str, crawl_run_id: int | None, stats: Any = None) -> None:
         self.store_url = store_url
@@ -31,7 +33,7 @@ class StorePipeline:
     def process_item(self, item: Article, spider: Any = None) -> Article:
         """Store one article and count the outcome."""
         assert self.store is not None
-        outcome = self.store.add_article(item, self.crawl_run_id)
+        outcome = store_article(self.store, item, self.crawl_run_id)
         if self.stats is not None:
             self.stats.inc_value(f"parawire/{outcome.value}")
         return item

@@ -105,7 +105,8 @@ def run_crawl(settings: Settings, scope: CrawlScope) -> dict[str, Any]:
     )
     child.start()
     child.join()
-    run = next(r for r in store.crawl_runs(limit=50) if r.id == run_id)
+    run = store.crawl_run(run_id)
+    assert run is not None
     if child.exitcode != 0 or run.status != "finished":
         store.finish_crawl_run(run_id, run.counts, status="failed")
         raise ParawireError(f"crawl run {run_id} failed (crawler exit code {child.exitcode}); "

@@ -10,12 +10,14 @@ from pydantic import BaseModel, Field
 
 from parawire.dashboard import review, runs
 from parawire.dashboard.overview import Breakdown
-from parawire.dashboard.pair_search import PairFilters, PairView, pairs_by_id, search_pairs
+from parawire.dashboard.pair_search import PairFilters, search_pairs
 from parawire.dashboard.precision import Precision
 from parawire.dashboard.review import MAX_SAMPLE
 from parawire.dashboard.runs import RunView, utc
 from parawire.dashboard.security import require_token
 from parawire.dashboard.state import DashboardState, state_of
+from parawire.records import Article as StoredArticle
+from parawire.records import PairListing
 
 MAX_ID = 2**31 - 1
 State = Annotated[DashboardState, Depends(state_of)]
@@ -60,7 +62,7 @@ class IndexStats(BaseModel):
 class PairPage(BaseModel):
     """One page of search results and the `before` value of the next page."""
 
-    pairs: list[PairView]
+    pairs: list[PairListing]
     next_before: int | None
 
 
@@ -151,18 +153,18 @@ def get_pairs(state: State, filters: Annotated[PairFilters, Query()]) -> PairPag
 
 @router.get("/articles/{article_id}", response_model=Article, responses=NOT_FOUND)
 def get_article(state: State,
-                article_id: Annotated[int, Path(ge=1, le=MAX_ID)]) -> dict[str, Any]:
+                article_id: Annotated[int, Path(ge=1, le=MAX_ID)]) -> StoredArticle:
     """One stored article."""
-    found = runs.article(state.store, article_id)
+    found = state.store.article(article_id)
     if found is None:
         raise HTTPException(404, f"no article {article_id}")
     return found
 
 
-@router.get("/runs/{run_id}/review/sample", response_model=list[PairView],
+@router.get("/runs/{run_id}/review/sample", response_model=list[PairListing],
             responses=NOT_FOUND)
 def get_review_sample(state: State, run_id: RunId,
-                      size: Annotated[int, Query(ge=1, le=MAX_SAMPLE)] = 10) -> list[PairView]:
+                      size: Annotated[int, Query(ge=1, le=MAX_SAMPLE)] = 10) -> list[PairListing]:
     """Random pairs of the run that carry no label yet."""
     return review.sample(state.store, existing_run(state, run_id), size)
 
@@ -180,7 +182,7 @@ def get_labels(state: State, run_id: RunId,
     """Export the run's labels (JSON, or CSV with both sentences)."""
     labels = state.store.review_labels(existing_run(state, run_id))
     if format == "csv":
-        views = pairs_by_id(state.store, [label.pair_id for label in labels])
+        views = state.store.pairs_by_id([label.pair_id for label in labels])
         return Response(review.labels_csv(labels, views), media_type="text/csv",
                         headers={"Content-Disposition":
                                  f'attachment; filename="run-{run_id}-labels.csv"'})

@@ -90,7 +90,7 @@ def pairs_page(request: Request, state: State) -> HTMLResponse:
 @router.get("/articles/{article_id}", response_class=HTMLResponse)
 def article_page(request: Request, state: State, article_id: int) -> HTMLResponse:
     """One stored article, escaped."""
-    found = runs.article(state.store, _id(article_id, "article"))
+    found = state.store.article(_id(article_id, "article"))
     if found is None:
         raise HTTPException(404, f"no article {article_id}")
     return _page(request, "article.html", article=found)

@@ -5,16 +5,16 @@ from __future__ import annotations
 import csv
 import io
 
-from parawire.dashboard.pair_search import PairView, pairs_by_id
 from parawire.dashboard.precision import Precision, precision_of
-from parawire.store import ReviewLabel, Store
+from parawire.records import PairListing, ReviewLabel
+from parawire.store import Store
 
 MAX_SAMPLE = 50
 
 
-def sample(store: Store, run_id: int, size: int) -> list[PairView]:
+def sample(store: Store, run_id: int, size: int) -> list[PairListing]:
     """Up to `size` pairs of the run that nobody has labeled, drawn at random."""
-    return pairs_by_id(store, store.sample_unlabeled_pairs(run_id, size))
+    return store.pairs_by_id(store.sample_unlabeled_pairs(run_id, size))
 
 
 def run_precision(store: Store, run_id: int) -> Precision:
@@ -29,7 +29,7 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def labels_csv(labels: list[ReviewLabel], views: list[PairView]) -> str:
+def labels_csv(labels: list[ReviewLabel], views: list[PairListing]) -> str:
     """The labels with both sentences, as CSV (one row per labeled pair)."""
     by_id = {view.id: view for view in views}
     out = io.StringIO()

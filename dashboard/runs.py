@@ -1,4 +1,4 @@
-"""Crawl and alignment runs, index statistics and single articles, as the pages show them."""
+"""Crawl and alignment runs and index statistics, as the pages show them."""
 
 from __future__ import annotations
 
@@ -7,13 +7,11 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-import sqlalchemy as sa
-
 from parawire.config import Settings
 from parawire.errors import ParawireError
 from parawire.indexer import open_index
 from parawire.records import Run
-from parawire.store import Store, schema
+from parawire.store import Store
 
 # The crawler counts failures as "errors/<type>" and dropped pages as "skipped/<reason>".
 ERRORS, SKIPPED = "errors/", "skipped/"
@@ -75,17 +73,6 @@ def index_stats(settings: Settings, store: Store) -> dict[str, Any]:
     return {"backend": settings.index.backend, "stored_sentences": stored,
             "not_indexed": None if stats is None else max(stored - stats["total"], 0),
             "stats": stats, "error": error}
-
-
-def article(store: Store, article_id: int) -> dict[str, Any] | None:
-    """One stored article (its text is untrusted: pages escape it)."""
-    table = schema.articles
-    query = sa.select(table.c.id, table.c.url, table.c.source, table.c.language, table.c.topic,
-                      table.c.published, table.c.title, table.c.text, table.c.author,
-                      table.c.syndicated_of).where(table.c.id == article_id)
-    with store.engine.connect() as conn:
-        row = conn.execute(query).first()
-    return None if row is None else dict(row._mapping)
 
 
 def safe_link(url: str) -> str | None:

@@ -8,11 +8,11 @@ from tqdm import tqdm
 
 from parawire.config import Settings
 from parawire.errors import ParawireError
-from parawire.nlp.pmi import PmiCollocations
+from parawire.nlp.pmi import PmiCollocations, candidate_counts
 from parawire.nlp.protocol import Annotator
 from parawire.nlp.spacy_annotator import SpacyAnnotator
 from parawire.nlp.stanza_annotator import StanzaAnnotator, load_stanza_pipeline
-from parawire.records import Article
+from parawire.records import Article, CollocationCounts
 from parawire.store import Store
 
 
@@ -34,9 +34,9 @@ def annotator_for(settings: Settings, language: str) -> Annotator:
 def annotate_pending(settings: Settings, store: Store) -> dict[str, int]:
     """Annotate every article not yet annotated; returns counts.
 
-    With nlp.pmi, each language's collocation counts start from the sentences already
-    stored and grow with every batch; a batch gets the collocations its own sentences
-    complete."""
+    With nlp.pmi, each language's collocation counts start from those the store keeps over
+    the sentences already stored and grow with every batch; a batch gets the collocations
+    its own sentences complete, and each article's counts are stored with its sentences."""
     annotators: dict[str, Annotator] = {}
     statistics: dict[str, PmiCollocations] = {}
     counts: Counter[str] = Counter()
@@ -50,13 +50,15 @@ def annotate_pending(settings: Settings, store: Store) -> dict[str, int]:
                 if language not in annotators:
                     annotators[language] = annotator_for(settings, language)
                 done = list(annotators[language].annotate(articles))
+                added: list[CollocationCounts | None] = [None] * len(done)
                 if settings.nlp.pmi:
                     if language not in statistics:
                         statistics[language] = _stored_statistics(settings, store, language)
-                    statistics[language].learn_and_mark(sentences for _, sentences in done)
-                for article, sentences in done:
+                    added = list(statistics[language].learn_and_mark(
+                        sentences for _, sentences in done))
+                for (article, sentences), article_counts in zip(done, added, strict=True):
                     assert article.id is not None
-                    store.save_annotations(article.id, sentences)
+                    store.save_annotations(article.id, sentences, article_counts)
                     counts["articles"] += 1
                     counts["sentences"] += len(sentences)
                     bar.update(1)
@@ -64,7 +66,9 @@ def annotate_pending(settings: Settings, store: Store) -> dict[str, int]:
 
 
 def _stored_statistics(settings: Settings, store: Store, language: str) -> PmiCollocations:
-    statistics = PmiCollocations(settings.nlp.pmi_min_count, settings.nlp.pmi_threshold)
-    for sentences in store.iter_sentences(language=language):
-        statistics.update(sentences)
-    return statistics
+    """The language's stored collocation counts, once they cover every annotated article
+    (articles annotated before counts were kept, or with nlp.pmi off, are counted here)."""
+    for article_ids, sentences in store.uncounted_sentences(language):
+        store.add_collocation_counts(language, article_ids, candidate_counts(sentences))
+    return PmiCollocations(settings.nlp.pmi_min_count, settings.nlp.pmi_threshold,
+                           store.collocation_counts(language))

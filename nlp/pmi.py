@@ -7,45 +7,59 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 
-from parawire.records import Collocation, Sentence
+from parawire.records import Collocation, CollocationCounts, Sentence
 
 # Candidate pairs follow the noun-phrase patterns adjective+noun and noun+noun.
 FIRST_POS = frozenset({"ADJ", "NOUN", "PROPN"})
 SECOND_POS = frozenset({"NOUN", "PROPN"})
 
 
+def candidate_counts(sentences: Iterable[Sentence]) -> CollocationCounts:
+    """The sentences' (case-folded) lemmas and candidate pairs, counted."""
+    counts = CollocationCounts()
+    for sentence in sentences:
+        lemmas = [lemma.casefold() for lemma in sentence.lemmas]
+        counts.words.update(lemmas)
+        counts.tokens += len(lemmas)
+        counts.pairs.update(
+            (lemmas[i], lemmas[i + 1])
+            for i in range(len(lemmas) - 1)
+            if sentence.pos[i] in FIRST_POS and sentence.pos[i + 1] in SECOND_POS
+        )
+    return counts
+
+
 class PmiCollocations:
     """Word and pair counts over the sentences seen so far, and the pairs they make
     collocations: seen at least `min_count` times with NPMI of at least `threshold`."""
 
-    def __init__(self, min_count: int = 5, threshold: float = 0.5) -> None:
+    def __init__(self, min_count: int = 5, threshold: float = 0.5,
+                 counts: CollocationCounts | None = None) -> None:
         self.min_count = min_count
         self.threshold = threshold
-        self.words: Counter[str] = Counter()
-        self.pairs: Counter[tuple[str, str]] = Counter()
-        self.total = 0
+        self.counts = counts if counts is not None else CollocationCounts()
 
-    def update(self, sentences: Iterable[Sentence]) -> None:
-        """Add the sentences' lemmas and candidate pairs to the counts."""
-        for sentence in sentences:
-            lemmas = [lemma.casefold() for lemma in sentence.lemmas]
-            self.words.update(lemmas)
-            self.total += len(lemmas)
-            self.pairs.update(
-                (lemmas[i], lemmas[i + 1])
-                for i in range(len(lemmas) - 1)
-                if sentence.pos[i] in FIRST_POS and sentence.pos[i + 1] in SECOND_POS
-            )
+    @property
+    def pairs(self) -> Counter[tuple[str, str]]:
+        """How often each candidate pair was seen."""
+        return self.counts.pairs
+
+    def update(self, sentences: Iterable[Sentence]) -> CollocationCounts:
+        """Add the sentences' lemmas and candidate pairs to the counts; returns what they added."""
+        added = candidate_counts(sentences)
+        self.counts.add(added)
+        return added
 
     def npmi(self, pair: tuple[str, str]) -> float:
         """log(p(xy) / (p(x) p(y))) / -log p(xy), in [-1, 1]; -1 for a pair never seen."""
+        words, total = self.counts.words, self.counts.tokens
         joint = self.pairs[pair]
         if not joint:
             return -1.0
-        if joint == self.total:
+        if joint == total:
             return 1.0
-        p_xy = joint / self.total
-        p_x, p_y = self.words[pair[0]] / self.total, self.words[pair[1]] / self.total
+        p_xy = joint / total
+        p_x, p_y = words[pair[0]] / total, words[pair[1]] / total
         return math.log(p_xy / (p_x * p_y)) / -math.log(p_xy)
 
     def is_collocation(self, pair: tuple[str, str]) -> bool:
@@ -71,11 +85,12 @@ class PmiCollocations:
                     pos=f"{sentence.pos[i]} {sentence.pos[i + 1]}",
                 ))
 
-    def learn_and_mark(self, batches: Iterable[list[Sentence]]) -> None:
-        """Count a batch of newly annotated sentence lists, then mark their collocations."""
+    def learn_and_mark(self, batches: Iterable[list[Sentence]]) -> list[CollocationCounts]:
+        """Count a batch of newly annotated sentence lists, then mark their collocations;
+        returns what each list added to the counts."""
         batches = list(batches)
-        for sentences in batches:
-            self.update(sentences)
+        added = [self.update(sentences) for sentences in batches]
         for sentences in batches:
             for sentence in sentences:
                 self.add_to(sentence)
+        return added

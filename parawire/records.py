@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import enum
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any
+from typing import Any, NamedTuple
+
+
+class ArticleOutcome(enum.StrEnum):
+    """What became of an article handed over for storing."""
+
+    STORED = "stored"
+    NEAR_DUPLICATE = "near_duplicate"
+    DUPLICATE_URL = "duplicate_url"
+    DUPLICATE_CONTENT = "duplicate_content"
 
 
 @dataclass(slots=True)
@@ -26,6 +37,22 @@ class Article:
     id: int | None = None
 
 
+class Fingerprint(NamedTuple):
+    """A text's locality-sensitive hash and the bands that find stored texts near it."""
+
+    value: int
+    bands: tuple[int, ...]
+
+
+class FingerprintMatch(NamedTuple):
+    """A stored article sharing a fingerprint band: its id, its fingerprint, and the article
+    it is a copy of (None for an original)."""
+
+    article_id: int
+    fingerprint: int
+    syndicated_of: int | None
+
+
 @dataclass(slots=True)
 class Collocation:
     """A multi-word unit (noun chunk, name) with its lemma and POS pattern."""
@@ -33,6 +60,22 @@ class Collocation:
     text: str
     lemma: str
     pos: str
+
+
+@dataclass(slots=True)
+class CollocationCounts:
+    """Counts over sentences for statistical collocations: each (case-folded) lemma, each
+    candidate pair of adjacent lemmas, and how many lemmas were counted in all."""
+
+    words: Counter[str] = field(default_factory=Counter)
+    pairs: Counter[tuple[str, str]] = field(default_factory=Counter)
+    tokens: int = 0
+
+    def add(self, other: CollocationCounts) -> None:
+        """Add another count to this one."""
+        self.words.update(other.words)
+        self.pairs.update(other.pairs)
+        self.tokens += other.tokens
 
 
 @dataclass(slots=True)
@@ -64,6 +107,14 @@ class Sentence:
     def cn(self) -> frozenset[str]:
         """The common-noun set CN(s)."""
         return frozenset(self.common_nouns)
+
+
+class SentenceNouns(NamedTuple):
+    """A stored sentence's id with its proper and common nouns (what reference selection reads)."""
+
+    id: int
+    proper_nouns: list[str]
+    common_nouns: list[str]
 
 
 @dataclass(slots=True)
@@ -99,3 +150,75 @@ class Pair:
     raw_score: float
     shared_pn: int
     shared_cn: int
+
+
+@dataclass(slots=True)
+class PairRow:
+    """A pair with both of its sentences, as an export needs it."""
+
+    pair: Pair
+    input: Sentence
+    target: Sentence
+
+
+@dataclass(slots=True)
+class ReviewLabel:
+    """An operator's verdict on one pair: a right or a wrong paraphrase."""
+
+    pair_id: int
+    correct: bool
+    labeled_at: datetime
+
+
+class VolumeCount(NamedTuple):
+    """How many rows (articles, sentences, ...) share a day, outlet, topic and language."""
+
+    published: date | None
+    source: str
+    topic: str
+    language: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class PairQuery:
+    """What pairs are searched by; None leaves a filter out. Newest first, `limit` at a time,
+    `before` a pair id to page on from."""
+
+    q: str | None = None
+    entity: str | None = None
+    outlet: str | None = None
+    since: date | None = None
+    until: date | None = None
+    min_score: float | None = None
+    max_score: float | None = None
+    run: int | None = None
+    before: int | None = None
+    limit: int = 20
+
+
+@dataclass(slots=True)
+class PairSide:
+    """One sentence of a pair with its article."""
+
+    sentence_id: int
+    text: str
+    source: str
+    published: date | None
+    article_id: int
+    article_url: str
+    article_title: str
+
+
+@dataclass(slots=True)
+class PairListing:
+    """A pair with both sentences and their articles, as operators browse and review it."""
+
+    id: int
+    run_id: int
+    score: float
+    raw_score: float
+    shared_pn: int
+    shared_cn: int
+    input: PairSide
+    target: PairSide

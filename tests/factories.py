@@ -25,6 +25,7 @@ def make_sentence(sentence_id: int, article_id: int, pn: list[str], cn: list[str
 
 def store_demo_articles(store) -> int:
     """Put the demo site's articles straight into a store (no crawl); returns how many."""
+    from parawire.crawler import store_article
     from parawire.demo import load_articles
     from parawire.records import Article
     from parawire.textnorm import content_hash
@@ -32,7 +33,7 @@ def store_demo_articles(store) -> int:
     stored = 0
     for item in load_articles():
         text = "\n".join(item.paragraphs)
-        store.add_article(Article(
+        store_article(store, Article(
             url=f"http://demo.test{item.path}", source=item.outlet, language="en",
             title=item.title, text=text, published=item.published.date(), topic="news",
             author=item.author, content_hash=content_hash(text),
@@ -46,13 +47,14 @@ def store_annotated_article(store, url: str, sentences: list[Sentence], *, title
                             topic: str = "politics", language: str = "en") -> list[int]:
     """Store an article made of these sentences, already annotated; returns the sentence ids
     in order (the sentences' own ids and article ids are replaced by the store's)."""
+    from parawire.crawler import store_article
     from parawire.records import Article
     from parawire.textnorm import content_hash
 
     text = " ".join(s.text for s in sentences)
     article = Article(url=url, source=source, language=language, title=title, text=text,
                       published=published, topic=topic, content_hash=content_hash(url + text))
-    store.add_article(article)
+    store_article(store, article)
     for position, sentence in enumerate(sentences):
         sentence.article_id, sentence.position = article.id, position
         sentence.source, sentence.published, sentence.topic = source, published, topic

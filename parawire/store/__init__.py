@@ -3,7 +3,7 @@
 from functools import lru_cache
 
 from parawire.config import Settings
-from parawire.store.store import ArticleOutcome, PairRow, ReviewLabel, Store, open_store
+from parawire.store.store import Store, open_store
 
 
 def store_of(settings: Settings) -> Store:
@@ -16,4 +16,4 @@ def _store(url: str) -> Store:
     return open_store(url)
 
 
-__all__ = ["ArticleOutcome", "PairRow", "ReviewLabel", "Store", "open_store", "store_of"]
+__all__ = ["Store", "open_store", "store_of"]

@@ -2,6 +2,7 @@
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Column,
     Date,
@@ -14,9 +15,12 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 
 metadata = MetaData()
+# An article's fingerprint is looked up by this many bands, each a column of its own.
+FINGERPRINT_BANDS = 8
 
 crawl_runs = Table(
     "crawl_runs",
@@ -46,11 +50,14 @@ articles = Table(
     Column("content_hash", String(64), nullable=False, unique=True),
     Column("annotated", Boolean, nullable=False, default=False, index=True),
     Column("crawl_run_id", Integer, ForeignKey("crawl_runs.id")),
-    # SimHash of the text (hex) and its eight 8-bit bands, for near-duplicate lookup.
+    # The text's 64-bit fingerprint (hex; the crawler's SimHash) and its bands, for lookup.
     Column("simhash", String(16)),
-    *(Column(f"simhash_b{i}", Integer, index=True) for i in range(8)),
-    # Set on a syndicated (near-duplicate) copy: the id of the first copy stored.
+    *(Column(f"simhash_b{i}", Integer, index=True) for i in range(FINGERPRINT_BANDS)),
+    # Set on a syndicated (near-duplicate) copy: the id of the original.
     Column("syndicated_of", Integer),
+    # Whether the collocation counts below include this article's sentences.
+    Column("collocations_counted", Boolean, nullable=False, default=False,
+           server_default=false(), index=True),
 )
 
 sentences = Table(
@@ -117,3 +124,22 @@ review_labels = Table(
     Column("correct", Boolean, nullable=False),
     Column("labeled_at", DateTime, nullable=False),
 )
+
+
+# The statistics of PMI collocations per language, kept up to date as articles are annotated:
+# how often each lemma and each candidate pair of adjacent lemmas occurs, and how many lemmas
+# were counted in all.
+def _occurrences(name: str, *key: str) -> Table:
+    """A table of how often each key occurs in a language's sentences."""
+    return Table(
+        name,
+        metadata,
+        Column("language", String(16), primary_key=True),
+        *(Column(column, Text, primary_key=True) for column in key),
+        Column("occurrences", BigInteger, nullable=False),
+    )
+
+
+collocation_words = _occurrences("collocation_words", "word")
+collocation_pairs = _occurrences("collocation_pairs", "first_word", "second_word")
+collocation_totals = _occurrences("collocation_totals")

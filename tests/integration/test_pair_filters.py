@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from parawire.config import load_settings
+from parawire.crawler import store_article
 from parawire.records import Article
 from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
@@ -17,7 +18,7 @@ def _aligned(tmp_path, extra: list[Article] = (), **params):
     store = store_of(settings)
     store_demo_articles(store)
     for article in extra:
-        store.add_article(article)
+        store_article(store, article)
     run_stage(settings, "annotate")
     run_stage(settings, "index")
     return settings, run_stage(settings, "align")

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import threading
 import uuid
+from collections import Counter
 from datetime import date
 
 import pytest
 import sqlalchemy as sa
 
-from parawire.records import Article, Collocation, Pair
-from parawire.store import ArticleOutcome, Store, open_store
+from parawire.records import (
+    Article,
+    ArticleOutcome,
+    Collocation,
+    CollocationCounts,
+    Fingerprint,
+    FingerprintMatch,
+    Pair,
+)
+from parawire.store import Store, open_store
 from parawire.textnorm import content_hash
 from tests.factories import make_sentence
 
@@ -147,6 +157,7 @@ def test_unreachable_server_is_a_one_line_error():
 
 
 def test_syndicated_copies_are_stored_with_a_pointer_to_the_first(store):
+    from parawire.crawler import store_article
     from parawire.demo import load_articles
 
     story = "\n".join(load_articles()[0].paragraphs)
@@ -154,9 +165,106 @@ def test_syndicated_copies_are_stored_with_a_pointer_to_the_first(store):
     wire_copy = article(2, text="PORT ALDER (Coastline Wire) - " + story, source="outlet-b")
     second_copy = article(3, text=story + " Reporting by staff.", source="outlet-c")
     other = article(4, text="\n".join(load_articles()[1].paragraphs))
-    outcomes = [store.add_article(a) for a in (first, wire_copy, second_copy, other)]
+    outcomes = [store_article(store, a) for a in (first, wire_copy, second_copy, other)]
     assert outcomes == [ArticleOutcome.STORED, ArticleOutcome.NEAR_DUPLICATE,
                         ArticleOutcome.NEAR_DUPLICATE, ArticleOutcome.STORED]
     assert (wire_copy.syndicated_of, second_copy.syndicated_of) == (first.id, first.id)
     assert store.syndicated_articles([first.id, wire_copy.id, second_copy.id, other.id]) == {
         wire_copy.id, second_copy.id}
+
+
+def test_articles_are_found_by_any_band_of_their_fingerprint(store):
+    first, copy, plain = article(1), article(2), article(3)
+    store.add_article(first, fingerprint=Fingerprint(0x0102, (2, 1, 0, 0, 0, 0, 0, 0)))
+    copy.syndicated_of = first.id
+    store.add_article(copy, fingerprint=Fingerprint(0x0103, (3, 1, 0, 0, 0, 0, 0, 0)))
+    store.add_article(plain)  # stored without a fingerprint: never found by one
+    assert store.articles_sharing_bands((3, 9, 9, 9, 9, 9, 9, 9)) == [
+        FingerprintMatch(copy.id, 0x0103, first.id)]
+    assert store.articles_sharing_bands((9, 9, 9, 9, 9, 9, 9, 0)) == [
+        FingerprintMatch(first.id, 0x0102, None), FingerprintMatch(copy.id, 0x0103, first.id)]
+    assert store.articles_sharing_bands((0, 0, 1, 1, 1, 1, 1, 1)) == []  # band i meets band i
+    with pytest.raises(ValueError, match="8 bands"):
+        store.articles_sharing_bands((1, 2))
+
+
+def test_a_crawl_run_is_found_by_id_however_many_came_after(store):
+    first = store.start_crawl_run({"n": 0})
+    for n in range(60):
+        store.start_crawl_run({"n": n + 1})
+    store.finish_crawl_run(first, {"stored": 2})
+    found = store.crawl_run(first)
+    assert (found.id, found.status, found.counts) == (first, "finished", {"stored": 2})
+    assert store.crawl_run(first + 1000) is None
+
+
+def test_sentence_nouns_of_a_scope_in_id_order(store):
+    scoped = [("en", "politics", date(2026, 3, 2)), ("fr", "politics", date(2026, 3, 2)),
+              ("en", "sport", date(2026, 3, 2)), ("en", "politics", date(2026, 3, 9)),
+              ("en", "politics", None), ("en", "politics", date(2026, 3, 1))]
+    for n, (language, topic, published) in enumerate(scoped):
+        a = article(n, language=language, topic=topic, published=published)
+        store.add_article(a)
+        store.save_annotations(a.id, [make_sentence(None, a.id, [f"p{n}"], ["c", f"c{n}"],
+                                                    language=language, topic=topic,
+                                                    published=published)])
+    ids = [s.id for batch in store.iter_sentences() for s in batch]
+
+    def chosen(**scope) -> list[int]:
+        return [ids.index(s.id) for batch in store.sentence_nouns(batch_size=2, **scope)
+                for s in batch]
+
+    assert chosen() == [0, 1, 2, 3, 4, 5]
+    assert chosen(language="en", topic="politics") == [0, 3, 4, 5]
+    assert chosen(language="en", since=date(2026, 3, 2)) == [0, 2, 3]
+    assert chosen(until=date(2026, 3, 2)) == [0, 1, 2, 5]
+    assert chosen(since=date(2026, 3, 2), until=date(2026, 3, 8), topic="politics") == [0, 1]
+    (first,) = next(store.sentence_nouns(batch_size=1))
+    assert (first.proper_nouns, first.common_nouns) == (["p0"], ["c", "c0"])
+
+
+def test_references_selected_keeps_a_concurrent_writers_counts(store):
+    from parawire.store import schema
+
+    run = store.find_or_start_alignment_run("key-1", {"beta": 0.7})
+    table = schema.alignment_runs
+    with store.engine.begin() as conn:  # another writer's transaction, not yet committed
+        conn.execute(table.update().where(table.c.id == run.id).values(counts={"pairs": 4}))
+        writer = threading.Thread(target=store.record_references_selected, args=(run.id, 9))
+        writer.start()
+        writer.join(timeout=1)  # it waits for that transaction, then sets its key
+    writer.join()
+    assert store.alignment_run(run.id).counts == {"pairs": 4, "references_selected": 9}
+    store.record_references_selected(run.id, 11)
+    assert store.alignment_run(run.id).counts == {"pairs": 4, "references_selected": 11}
+
+
+def _counts(words: str, pairs: list[tuple[str, str]]) -> CollocationCounts:
+    return CollocationCounts(Counter(words.split()), Counter(pairs), len(words.split()))
+
+
+def test_collocation_counts_grow_with_annotations_and_cover_each_article_once(store):
+    first, second, french = article(1), article(2), article(3, language="fr")
+    for a in (first, second, french):
+        store.add_article(a)
+    sentence = make_sentence(None, first.id, ["red sox"], ["agent"])
+    store.save_annotations(first.id, [sentence], _counts("red sox red", [("red", "sox")]))
+    store.save_annotations(second.id, [make_sentence(None, second.id, ["x"], ["y"])])
+    store.save_annotations(french.id, [make_sentence(None, french.id, ["x"], ["y"])],
+                           _counts("agent libre", [("agent", "libre")]))
+    assert store.collocation_counts("en") == _counts("red sox red", [("red", "sox")])
+    assert store.collocation_counts("de") == CollocationCounts()
+    # The article saved without counts is not covered yet: counted once, then covered.
+    ((ids, sentences),) = store.uncounted_sentences("en")
+    assert ids == [second.id] and [s.article_id for s in sentences] == [second.id]
+    store.add_collocation_counts("en", ids, _counts("free agent", [("free", "agent")]))
+    assert list(store.uncounted_sentences("en")) == []
+    assert store.collocation_counts("en") == CollocationCounts(
+        Counter({"red": 2, "sox": 1, "free": 1, "agent": 1}),
+        Counter({("red", "sox"): 1, ("free", "agent"): 1}), 5)
+    # Annotating a covered article again cannot take its old counts out: the language's
+    # counts start over from the new ones, the other articles to be counted again.
+    store.save_annotations(first.id, [sentence], _counts("red sox", [("red", "sox")]))
+    assert store.collocation_counts("en") == _counts("red sox", [("red", "sox")])
+    assert [ids for ids, _ in store.uncounted_sentences("en")] == [[second.id]]
+    assert store.collocation_counts("fr") == _counts("agent libre", [("agent", "libre")])

@@ -2,8 +2,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from parawire.aligner import DatasetOptions, build_dataset
-from parawire.records import Pair
-from parawire.store import PairRow
+from parawire.records import Pair, PairRow
 from tests.factories import make_sentence
 
 

@@ -1,4 +1,5 @@
-from parawire.textnorm import hamming, simhash, simhash_bands
+from parawire.crawler.dedup import fingerprint, first_original, hamming, simhash, simhash_bands
+from parawire.records import FingerprintMatch
 
 TEXT = ("Gullhaven Robotics opened its new factory in Brennmouth on Monday, where some 400 "
         "workers will build delivery robots for warehouses across the region. The company "
@@ -19,3 +20,14 @@ def test_bands_cover_the_hash():
     bands = simhash_bands(value)
     assert len(bands) == 8 and all(0 <= b < 1 << 8 for b in bands)
     assert sum(b << (8 * i) for i, b in enumerate(bands)) == value
+
+
+def test_the_earliest_near_copy_names_the_original():
+    new = fingerprint(TEXT)
+    assert new.bands == tuple(simhash_bands(new.value))
+    too_far = FingerprintMatch(1, new.value ^ 0xFF, None)  # 8 bits off
+    copy = FingerprintMatch(2, new.value ^ 0b101, 1)  # a copy of article 1, 2 bits off
+    original = FingerprintMatch(3, new.value, None)
+    assert first_original(new, [too_far, copy, original]) == 1
+    assert first_original(new, [too_far, original]) == 3
+    assert first_original(new, [too_far]) is None

@@ -1,0 +1,134 @@
+"""Crawl runs and articles: what the crawler writes and the annotate stage reads."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+import sqlalchemy as sa
+
+from parawire.records import Article, ArticleOutcome, CrawlRun, Fingerprint, FingerprintMatch
+from parawire.store import schema
+from parawire.store.base import StoreBase, now
+from parawire.store.rows import article_record
+
+
+def _band_values(bands: Sequence[int]) -> dict[str, int]:
+    """Band columns and their values; a fingerprint has one band per column."""
+    if len(bands) != schema.FINGERPRINT_BANDS:
+        raise ValueError(f"a fingerprint has {schema.FINGERPRINT_BANDS} bands, not {len(bands)}")
+    return {f"simhash_b{i}": value for i, value in enumerate(bands)}
+
+
+class ArticleQueries(StoreBase):
+    """Crawl runs and articles."""
+
+    def start_crawl_run(self, parameters: dict[str, Any]) -> int:
+        """Record a new crawl run; returns its id."""
+        with self.engine.begin() as conn:
+            return conn.execute(
+                schema.crawl_runs.insert().values(
+                    started_at=now(), status="running", parameters=parameters, counts={}
+                )
+            ).inserted_primary_key[0]
+
+    def finish_crawl_run(self, run_id: int, counts: dict[str, int], status: str = "finished") -> None:
+        """Close a crawl run with its counts."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                schema.crawl_runs.update()
+                .where(schema.crawl_runs.c.id == run_id)
+                .values(finished_at=now(), status=status, counts=counts)
+            )
+
+    def crawl_run(self, run_id: int) -> CrawlRun | None:
+        """One crawl run by id."""
+        return self._run_by_id(schema.crawl_runs, CrawlRun, run_id)
+
+    def crawl_runs(self, limit: int = 20) -> list[CrawlRun]:
+        """The latest crawl runs, newest first."""
+        return self._latest_runs(schema.crawl_runs, CrawlRun, limit)
+
+    def known_urls(self) -> set[str]:
+        """Every URL and canonical URL already stored."""
+        query = sa.select(schema.articles.c.url, schema.articles.c.canonical_url)
+        with self.engine.connect() as conn:
+            return {url for row in conn.execute(query) for url in row}
+
+    def add_article(self, article: Article, crawl_run_id: int | None = None,
+                    fingerprint: Fingerprint | None = None) -> ArticleOutcome:
+        """Store an article (with its `syndicated_of` and, when given, its fingerprint for
+        `articles_sharing_bands`) unless its URL or its content is already stored."""
+        table = schema.articles
+        canonical = article.canonical_url or article.url
+        bands = _band_values(fingerprint.bands) if fingerprint else {}
+        with self.engine.begin() as conn:
+            seen_url = conn.execute(
+                sa.select(table.c.id).where(
+                    sa.or_(table.c.url.in_([article.url, canonical]),
+                           table.c.canonical_url.in_([article.url, canonical]))
+                ).limit(1)
+            ).first()
+            if seen_url is not None:
+                return ArticleOutcome.DUPLICATE_URL
+            seen_content = conn.execute(
+                sa.select(table.c.id).where(table.c.content_hash == article.content_hash).limit(1)
+            ).first()
+            if seen_content is not None:
+                return ArticleOutcome.DUPLICATE_CONTENT
+            article.id = conn.execute(
+                table.insert().values(
+                    url=article.url, canonical_url=canonical, source=article.source,
+                    language=article.language, topic=article.topic, published=article.published,
+                    crawled_at=article.crawled_at or now(), title=article.title,
+                    text=article.text, author=article.author,
+                    content_hash=article.content_hash, annotated=False,
+                    crawl_run_id=crawl_run_id, syndicated_of=article.syndicated_of,
+                    simhash=f"{fingerprint.value:016x}" if fingerprint else None, **bands,
+                )
+            ).inserted_primary_key[0]
+        return ArticleOutcome.STORED
+
+    def articles_sharing_bands(self, bands: Sequence[int]) -> list[FingerprintMatch]:
+        """Stored articles whose fingerprint has any of these band values (band i compared
+        with band i), in id order."""
+        table = schema.articles
+        query = (
+            sa.select(table.c.id, table.c.simhash, table.c.syndicated_of)
+            .where(sa.or_(*(table.c[column] == value
+                            for column, value in _band_values(bands).items())))
+            .order_by(table.c.id)
+        )
+        with self.engine.connect() as conn:
+            return [FingerprintMatch(row.id, int(row.simhash, 16), row.syndicated_of)
+                    for row in conn.execute(query)]
+
+    def syndicated_articles(self, article_ids: Iterable[int]) -> set[int]:
+        """Those of the given articles that are syndicated copies of an earlier one."""
+        table = schema.articles
+        wanted = sorted(set(article_ids))
+        found: set[int] = set()
+        with self.engine.connect() as conn:
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start:start + 500]
+                query = sa.select(table.c.id).where(table.c.id.in_(chunk),
+                                                    table.c.syndicated_of.is_not(None))
+                found.update(row.id for row in conn.execute(query))
+        return found
+
+    def article(self, article_id: int) -> Article | None:
+        """One stored article by id."""
+        table = schema.articles
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(table).where(table.c.id == article_id)).first()
+        return None if row is None else article_record(row)
+
+    def articles_to_annotate(self, batch_size: int = 200) -> Iterator[list[Article]]:
+        """Batches of articles that have no sentences yet, in id order."""
+        table = schema.articles
+        yield from self._batches(table, [table.c.annotated.is_(False)], article_record, 0,
+                                 batch_size)
+
+    def count_articles_to_annotate(self) -> int:
+        """How many articles the nlp stage has still to annotate."""
+        return self._count(schema.articles.c.annotated.is_(False))

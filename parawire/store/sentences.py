@@ -1,0 +1,72 @@
+"""Annotated sentences: what the annotate stage writes and the later stages read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from datetime import date
+
+import sqlalchemy as sa
+
+from parawire.records import CollocationCounts, Sentence, SentenceNouns
+from parawire.store import schema
+from parawire.store.collocations import CollocationQueries
+from parawire.store.rows import sentence_record, sentence_values
+
+
+class SentenceQueries(CollocationQueries):
+    """Annotated sentences (with the collocation counts kept over them)."""
+
+    def save_annotations(self, article_id: int, sentences: list[Sentence],
+                         counts: CollocationCounts | None = None) -> None:
+        """Store an article's sentences and mark it annotated, in one transaction; with
+        `counts` (its sentences' collocation counts), add them to its language's counts."""
+        with self.engine.begin() as conn:
+            self._recount(conn, article_id, counts)
+            conn.execute(schema.sentences.delete().where(schema.sentences.c.article_id == article_id))
+            if sentences:
+                conn.execute(schema.sentences.insert(), [sentence_values(s) for s in sentences])
+            conn.execute(
+                schema.articles.update()
+                .where(schema.articles.c.id == article_id)
+                .values(annotated=True, collocations_counted=counts is not None)
+            )
+
+    def iter_sentences(self, after_id: int = 0, batch_size: int = 2000,
+                       language: str | None = None) -> Iterator[list[Sentence]]:
+        """Batches of sentences with id > after_id, in id order."""
+        table = schema.sentences
+        conditions = [table.c.language == language] if language else []
+        yield from self._batches(table, conditions, sentence_record, after_id, batch_size)
+
+    def sentence_nouns(self, language: str | None = None, topic: str | None = None,
+                       since: date | None = None, until: date | None = None,
+                       batch_size: int = 5000) -> Iterator[list[SentenceNouns]]:
+        """Batches of the nouns of the sentences in a scope, in id order: a language, a topic,
+        published on or after `since` and on or before `until` (None: any; with a date bound,
+        sentences without a date are out)."""
+        table = schema.sentences
+        conditions = [column == value for column, value in
+                      ((table.c.language, language), (table.c.topic, topic)) if value]
+        if since:
+            conditions.append(table.c.published >= since)
+        if until:
+            conditions.append(table.c.published <= until)
+        columns = [table.c.id, table.c.proper_nouns, table.c.common_nouns]
+        yield from self._batches(table, conditions, lambda row: SentenceNouns(*row), 0,
+                                 batch_size, columns)
+
+    def count_sentences(self, after_id: int = 0) -> int:
+        """How many sentences have id > after_id."""
+        return self._count(schema.sentences.c.id > after_id)
+
+    def sentences_by_id(self, ids: Iterable[int]) -> dict[int, Sentence]:
+        """The sentences with the given ids."""
+        wanted = sorted(set(ids))
+        found: dict[int, Sentence] = {}
+        table = schema.sentences
+        with self.engine.connect() as conn:
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start:start + 500]
+                for row in conn.execute(sa.select(table).where(table.c.id.in_(chunk))):
+                    found[row.id] = sentence_record(row)
+        return found
