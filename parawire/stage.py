@@ -38,9 +38,19 @@ class Scope(BaseModel):
             return cls.model_validate(values or {})
         except ValidationError as exc:
             error = exc.errors()[0]
-            where = ".".join(str(part) for part in error["loc"])
+            field = str(error["loc"][0]) if error["loc"] else ""
             message = error["msg"].removeprefix("Value error, ")
-            raise ParawireError(f"{where}: {message}" if where else message) from None
+            raise ParawireError(f"{cls.name_of(field)}: {message}" if field else message) from None
+
+    @classmethod
+    def name_of(cls, field: str) -> str:
+        """How a field is named to users: its command-line option (the first flag), or its
+        own name when it has none."""
+        info = cls.model_fields.get(field)
+        extra = info.json_schema_extra if info is not None else None
+        if not isinstance(extra, dict) or not extra.get("cli", True):
+            return field
+        return str(extra.get("flag") or "--" + field.replace("_", "-")).split("/")[0]
 
     def to_json(self) -> dict[str, Any]:
         """The scope as JSON-safe values."""

@@ -56,8 +56,12 @@ def test_a_stage_needs_exactly_one_of_work_and_parts():
 
 
 def test_a_bad_scope_value_is_one_line_naming_the_field():
-    with pytest.raises(ParawireError, match="^size: Input should be greater than or equal to 1$"):
+    with pytest.raises(ParawireError, match="^--size: Input should be greater than or equal to 1$"):
         ToyScope.parse({"size": 0})
+    with pytest.raises(ParawireError, match="^--word: Input should be a valid list$"):
+        ToyScope.parse({"words": 3})
+    with pytest.raises(ParawireError, match="^hidden: Input should be a valid boolean"):
+        ToyScope.parse({"hidden": "perhaps"})
     with pytest.raises(ParawireError, match="extra_field"):
         ToyScope.parse({"extra_field": 1})
 
