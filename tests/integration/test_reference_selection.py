@@ -58,7 +58,7 @@ def in_scope(sentence: Sentence, params: AlignParams) -> bool:
 @given(language=st.sampled_from([None, "en", "fr", "de"]),
        topic=st.sampled_from([None, "politics", "sports"]),
        since=st.none() | st.sampled_from(DAYS), until=st.none() | st.sampled_from(DAYS),
-       min_cn=st.integers(0, 3), min_pn=st.integers(0, 3))
+       min_cn=st.integers(1, 3), min_pn=st.integers(0, 3))
 def test_selection_equals_filtering_every_sentence(stored, language, topic, since, until,
                                                    min_cn, min_pn):
     store, sentences = stored
