@@ -81,25 +81,22 @@ class ExportScope(Scope):
 
 def export(settings: Settings, scope: ExportScope) -> Counts:
     """Write a run's dataset (the latest run by default) with its datasheet."""
-    store, config = store_of(settings), settings.export
+    store = store_of(settings)
+    given = scope.model_dump(include={"format", "seed", "one_target_per_input", "flipped"},
+                             exclude_none=True)
+    config = settings.export.model_copy(update=given)
     run_id = scope.run_id
     if run_id is None:
         runs = store.alignment_runs(limit=1)
         if not runs or runs[0].id is None:
             raise ParawireError("no alignment run to export: run `parawire align` first")
         run_id = runs[0].id
-    options = DatasetOptions(
-        one_target_per_input=_given(scope.one_target_per_input, config.one_target_per_input),
-        flipped=_given(scope.flipped, config.flipped), seed=_given(scope.seed, config.seed),
-        language=scope.language)
+    options = DatasetOptions(one_target_per_input=config.one_target_per_input,
+                             flipped=config.flipped, seed=config.seed, language=scope.language)
     path = Path(scope.out) if scope.out else settings.export_dir / f"run-{run_id}"
-    sheet = export_run(store, run_id, path, _given(scope.format, config.format), options)
+    sheet = export_run(store, run_id, path, config.format, options)
     return {"run_id": run_id, "path": str(path), "examples": sheet["examples"],
             "mined_pairs": sheet["mined_pairs"]}
-
-
-def _given(value: Any, default: Any) -> Any:
-    return default if value is None else value
 
 
 EXPORT = Stage(name="export", summary="Write a run's pairs as train/valid/test files with a datasheet.",

@@ -45,7 +45,7 @@ def train(settings: Settings, scope: TrainScope) -> Counts:
     from parawire.trainer.training import train as train_run
 
     run_fields = {"kind", "corpus", "out", "init_from", "progress"}
-    overrides = scope.model_dump(exclude=run_fields, exclude_none=True)
+    overrides = scope.model_dump(exclude=run_fields)  # None: the [train] setting
     config = TrainConfig.from_config(settings.train, scope.kind, **overrides)
     return train_run(Path(scope.corpus), Path(scope.out), config,
                      Path(scope.init_from) if scope.init_from else None,
