@@ -112,6 +112,8 @@ class ExportConfig(_Section):
     seed: int = 13
     one_target_per_input: bool = True
     flipped: bool = True
+    licence: str = ("The article texts belong to their publishers; check each outlet's terms "
+                    "before sharing this corpus.")
 
 
 class ServeConfig(_Section):

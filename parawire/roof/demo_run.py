@@ -24,14 +24,17 @@ def run_demo(settings: Settings) -> str:
     run_id = report["align"]["run_id"]
     rows = list(store.pair_rows(run_id))
     cross_outlet = sum(1 for row in rows if row.input.source != row.target.source)
-    counts = store.counts()
+    counts, corpus = store.counts(), report["export"]
     return "\n".join([
         f"demo finished in {time.monotonic() - started:.1f}s",
         f"  articles:   {counts['articles']} (stored this run: {report['crawl'].get('stored', 0)})",
         f"  sentences:  {counts['sentences']}",
         f"  references: {report['align'].get('references_done', 0)}",
-        f"  pairs:      {report['align'].get('pairs', 0)} "
+        f"  pairs mined: {len(rows)} by alignment run {run_id} "
         f"({cross_outlet} with input and target from different outlets)",
-        f"  corpus:     {report['export']['path']} (train/valid/test examples: "
-        f"{', '.join(str(n) for n in report['export']['examples'].values())})",
+        f"  pairs kept:  {corpus['pairs_kept']} in the corpus (the best target of each input)",
+        f"  examples written: {corpus['examples_written']} (the kept pairs and "
+        f"{corpus['flipped_copies']} flipped copies; train/valid/test "
+        f"{'/'.join(str(n) for n in corpus['examples'].values())})",
+        f"  corpus:     {corpus['path']} (datasheet.md says the same)",
     ])

@@ -30,10 +30,11 @@ class Pipeline:
         self.app = app or create_app(settings)
 
     def run(self, name: str, scope: Scope | dict[str, Any] | None = None) -> Counts:
-        """Run one stage and wait for its counts; a split stage's parts go out as a chord
+        """Run one stage and wait for its counts (its paths resolved here, where the command
+        runs, before any worker sees them); a split stage's parts go out as a chord
         (to workers, or here in eager mode) with a progress bar fed by the store."""
         stage = stage_named(name)
-        parsed = stage.scope.parse(scope)
+        parsed = stage.scope.parse(scope).for_caller(self.settings)
         if stage.parts is None:
             return _wait(self.app.tasks[task_name(stage)].delay(parsed.to_json()))
         opened, outcome = open_split(self.app, self.settings, stage, parsed)
