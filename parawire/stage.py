@@ -117,15 +117,26 @@ class Parts(Generic[ScopeT]):
 
 
 @dataclass(frozen=True, slots=True)
+class Watch:
+    """How to follow a one-function stage while it runs, for a progress bar: a count in the
+    store that grows with its work (e.g. articles stored), and that count's unit."""
+
+    count: Callable[[Settings], int]
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
 class Stage(Generic[ScopeT]):
     """One stage of the pipeline, as a room exports it: name, one-line summary, scope
-    model, and either `work` (one function) or `parts` (a split stage)."""
+    model, and either `work` (one function) or `parts` (a split stage); `watch`, for a
+    progress bar of a one-function stage."""
 
     name: str
     summary: str
     scope: type[ScopeT]
     work: Callable[[Settings, ScopeT], Counts] | None = None
     parts: Parts[ScopeT] | None = None
+    watch: Watch | None = None
 
     def __post_init__(self) -> None:
         if (self.work is None) == (self.parts is None):

@@ -123,6 +123,10 @@ class ArticleQueries(StoreBase):
             row = conn.execute(sa.select(table).where(table.c.id == article_id)).first()
         return None if row is None else article_record(row)
 
+    def count_articles(self) -> int:
+        """How many articles the store holds."""
+        return self._count(table=schema.articles)
+
     def article_refs(self, article_ids: Iterable[int]) -> dict[int, ArticleRef]:
         """Address, outlet, title and day of these articles (their text left out), by id."""
         table = schema.articles

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -76,3 +78,19 @@ def test_bad_input_is_one_line_and_non_zero(tmp_path, args, env, message):
     assert result.returncode != 0
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], result.stderr
+
+
+@pytest.mark.timeout(300)
+def test_ctrl_c_exits_130_with_one_line(tmp_path):
+    """Ctrl-C in a terminal interrupts the whole foreground process group."""
+    data = tmp_path / "data"
+    demo = subprocess.Popen([sys.executable, "-m", "parawire", "demo"], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            env={**os.environ, "PARAWIRE_DATA_DIR": str(data)})
+    deadline = time.monotonic() + 120
+    while not (data / "parawire.db").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    os.killpg(demo.pid, signal.SIGINT)
+    _, stderr = demo.communicate(timeout=120)
+    assert demo.returncode == 130, stderr
+    assert stderr.strip().splitlines()[-1] == "parawire: interrupted"
