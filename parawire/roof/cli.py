@@ -214,6 +214,19 @@ def demo(ctx: click.Context) -> None:
     click.echo(run_demo(_settings(ctx)))
 
 
+@main.command("demo-site")
+@click.option("--sources", "sources_file", type=click.Path(dir_okay=False), required=True,
+              help="Write a sources file for the served outlets here.")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="Port on 127.0.0.1 (0: a free one).")
+def demo_site(sources_file: str, port: int) -> None:
+    """Serve the bundled demo site on 127.0.0.1 until stopped, with a sources file for it,
+    to run the stages on it one by one."""
+    from parawire.roof.demo_run import serve_demo_site
+
+    serve_demo_site(Path(sources_file), port)
+
+
 @main.command()
 @click.pass_context
 def status(ctx: click.Context) -> None:
