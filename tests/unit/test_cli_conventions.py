@@ -94,3 +94,11 @@ def test_status_in_a_folder_with_no_project_refuses_and_creates_nothing(run, tmp
     assert result.stderr.strip().startswith("parawire: error: no parawire store here (")
     assert len(result.stderr.strip().splitlines()) == 1
     assert not any(tmp_path.iterdir())
+
+
+def test_demo_site_never_replaces_a_sources_file_it_did_not_write(run, tmp_path):
+    (tmp_path / "my-sources.toml").write_text("# mine\n")
+    result = run("demo-site", "--sources", "my-sources.toml")
+    assert result.exit_code == 1
+    assert "my-sources.toml exists and was not written by `parawire demo-site`" in result.stderr
+    assert (tmp_path / "my-sources.toml").read_text() == "# mine\n"
