@@ -41,6 +41,10 @@ class ArticleQueries(StoreBase):
                 .values(finished_at=now(), status=status, counts=counts)
             )
 
+    def stop_crawl_run(self, run_id: int, status: str, reason: str) -> None:
+        """End a running crawl run as "interrupted" or "failed", with the reason."""
+        self._stop_run(schema.crawl_runs, run_id, status, reason)
+
     def crawl_run(self, run_id: int) -> CrawlRun | None:
         """One crawl run by id."""
         return self._run_by_id(schema.crawl_runs, CrawlRun, run_id)
