@@ -69,10 +69,16 @@ def references_done(settings: Settings, run_id: int) -> int:
     return store_of(settings).count_done_references(run_id)
 
 
+def stop_alignment(settings: Settings, run_id: int, status: str, reason: str) -> None:
+    """End a run that cannot go on ("interrupted" or "failed"), with the reason."""
+    store_of(settings).stop_alignment_run(run_id, status, reason)
+
+
 ALIGN = Stage(
     name="align", summary="Mine paraphrase pairs with the highly constrained similarity search.",
     scope=AlignScope,
-    parts=Parts(open=open_alignment, part=align_part, close=close_alignment, done=references_done))
+    parts=Parts(open=open_alignment, part=align_part, close=close_alignment, done=references_done,
+                stop=stop_alignment))
 
 
 class ExportScope(Scope):

@@ -46,7 +46,9 @@ class IndexConfig(_Section):
 class BrokerConfig(_Section):
     url: str = ""
     result_backend: str = ""
-    visibility_timeout: int = Field(3600, ge=1)
+    visibility_timeout: int = Field(900, ge=1)
+    stall_timeout: int = Field(120, ge=1)
+    wait_timeout: int = Field(1800, ge=1)
 
 
 class CrawlConfig(_Section):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any
 import click
 
 from parawire.config import Settings, load_settings
-from parawire.errors import ParawireError
+from parawire.errors import ParawireError, Terminated
 from parawire.roof.scope_options import scope_options, scope_values
 from parawire.roof.stages import PIPELINE, STAGES, stage_named
 from parawire.stage import Stage
@@ -47,11 +48,17 @@ def _echo(data: Any) -> None:
 @click.pass_context
 def main(ctx: click.Context, config_file: str | None) -> None:
     """parawire: paraphrase corpora mined from the news."""
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         ctx.obj = load_settings(config_file)
     except ParawireError as exc:
         click.echo(f"parawire: error: {exc}", err=True)
         ctx.exit(1)
+
+
+def _terminated(signum: int, _frame: object) -> None:
+    """SIGTERM stops a command as Ctrl-C does, so its run is recorded as interrupted."""
+    raise Terminated(signal.Signals(signum).name)
 
 
 def _stage_command(stage: Stage, cls: type[click.Command] = click.Command) -> click.Command:

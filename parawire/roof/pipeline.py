@@ -3,19 +3,32 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from datetime import date
 from typing import Any
 
 from celery import Celery, Signature
+from celery.exceptions import TimeoutError as CeleryTimeout
 from tqdm import tqdm
 
 from parawire.config import Settings
 from parawire.crawler import load_sources, sources_path
+from parawire.errors import ParawireError
 from parawire.roof.stages import PIPELINE, stage_named
 from parawire.roof.tasks import DAILY_TASK, create_app, open_split, task_name
-from parawire.stage import Counts, Scope
+from parawire.stage import Counts, Scope, Stage
 from parawire.store import store_of
+
+# How often a client waiting for a split run on workers looks at the run's progress.
+POLL_SECONDS = 1.0
+
+
+def _safe(url: str) -> str:
+    """A URL without its password."""
+    from kombu.utils.url import maybe_sanitize_url
+
+    return str(maybe_sanitize_url(url))
 
 
 def _wait(result: Any) -> Any:
@@ -41,8 +54,39 @@ class Pipeline:
             return outcome
         done = stage.parts.done
         with _Progress(lambda: done(self.settings, opened.run_id), opened.total, stage.name,
-                       opened.unit):
-            return _wait(outcome.apply_async())
+                       opened.unit), stage.parts.stopping(self.settings, opened.run_id):
+            if self.app.conf.task_always_eager:
+                return _wait(outcome.apply_async())
+            return self._await_split(stage, parsed, opened.run_id, outcome)
+
+    def _await_split(self, stage: Stage, scope: Scope, run_id: int, workflow: Signature) -> Counts:
+        """Wait for a split run on workers. When no part finishes for broker.stall_timeout
+        seconds (a worker died with its tasks), the run's pending parts are sent again, or
+        the run is closed here when none is left; after broker.wait_timeout seconds without
+        progress the wait ends with one line."""
+        assert stage.parts is not None
+        broker = self.settings.broker
+        result = workflow.apply_async()
+        progress, moved = stage.parts.done(self.settings, run_id), time.monotonic()
+        sent = moved
+        while True:
+            try:
+                return result.get(timeout=POLL_SECONDS, disable_sync_subtasks=False)
+            except CeleryTimeout:
+                pass
+            now, done = time.monotonic(), stage.parts.done(self.settings, run_id)
+            if done != progress:
+                progress, moved = done, now
+            elif now - moved >= broker.wait_timeout:
+                raise ParawireError(
+                    f"{stage.name} run {run_id}: no progress for {now - moved:.0f} s "
+                    f"(broker.wait_timeout); are workers running for {_safe(broker.url)}? "
+                    "Run the command again to resume the run")
+            elif now - max(moved, sent) >= broker.stall_timeout:
+                _opened, outcome = open_split(self.app, self.settings, stage, scope)
+                if not isinstance(outcome, Signature):
+                    return outcome
+                result, sent = outcome.apply_async(), now
 
     def run_all(self, scopes: dict[str, Scope | dict[str, Any]]) -> dict[str, Counts]:
         """crawl → annotate → index → align → export, each with its scope (export takes the
