@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from parawire.roof.tasks import DAILY_TASK, create_app, open_split, task_name
 from parawire.stage import Counts, Scope, Stage
 from parawire.store import store_of
 
+log = logging.getLogger(__name__)
 # How often a client waiting for a split run on workers looks at the run's progress.
 POLL_SECONDS = 1.0
 
@@ -83,9 +85,11 @@ class Pipeline:
                     f"(broker.wait_timeout); are workers running for {_safe(broker.url)}? "
                     "Run the command again to resume the run")
             elif now - max(moved, sent) >= broker.stall_timeout:
-                _opened, outcome = open_split(self.app, self.settings, stage, scope)
+                opened, outcome = open_split(self.app, self.settings, stage, scope)
                 if not isinstance(outcome, Signature):
                     return outcome
+                log.warning("%s run %d: no progress for %.0f s; sending its %d pending %ss "
+                            "again", stage.name, run_id, now - moved, opened.total, opened.unit)
                 result, sent = outcome.apply_async(), now
 
     def run_all(self, scopes: dict[str, Scope | dict[str, Any]]) -> dict[str, Counts]:

@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
 
@@ -14,28 +12,7 @@ from parawire.demo import date_range, serve_demo, sources_toml
 from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
 from tests.factories import store_demo_articles
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def start_worker(env: dict[str, str], log=subprocess.DEVNULL, concurrency: int = 2,
-                 hostname: str = "w1") -> subprocess.Popen:
-    """A worker as `parawire worker` starts one: the prefork pool, here of `concurrency`
-    processes."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "parawire", "worker", f"--concurrency={concurrency}",
-         "--without-gossip", "--without-mingle", "-l", "warning", "-n", f"{hostname}@%h"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True,
-    )
-
-
-def stop_worker(worker: subprocess.Popen) -> None:
-    worker.terminate()
-    try:
-        worker.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        worker.kill()
-        worker.wait()
+from tests.workers import start_worker, stop_worker
 
 
 def _pair_texts(settings, run_id):
