@@ -74,7 +74,7 @@ def crawl_here(job: dict[str, Any]) -> None:
     if ended == "finished":
         store.finish_crawl_run(run_id, _counts(stats))
     elif ended == "shutdown":
-        store.finish_crawl_run(run_id, _counts(stats), "interrupted", "interrupted by a signal")
+        store.finish_crawl_run(run_id, _counts(stats), "interrupted", "stopped by a signal")
     else:
         reason = str(stats.get(FAILURE_STAT) or f"the crawl ended with {ended or 'no reason'}")
         store.finish_crawl_run(run_id, _counts(stats), "failed", reason)

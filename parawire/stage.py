@@ -106,8 +106,8 @@ class Parts(Generic[ScopeT]):
 
 
 def interrupt_reason(exc: KeyboardInterrupt) -> str:
-    """Why a run was interrupted: by SIGINT (Ctrl-C), or the signal a Terminated names."""
-    return f"interrupted by {exc.args[0] if exc.args else 'SIGINT'}"
+    """Why a run was interrupted: SIGINT (Ctrl-C), or the signal a Terminated names."""
+    return str(exc.args[0]) if exc.args else "SIGINT"
 
 
 def describe(exc: BaseException) -> str:

@@ -52,8 +52,8 @@ def _counting_parts(log: list, fail_at: int = -1, error: BaseException | None = 
 @pytest.mark.parametrize(("error", "status", "reason"), [
     (OSError(28, "No space left on device"), "failed", "OSError: [Errno 28] No space left on device"),
     (ParawireError("index.url unreachable\nmore"), "failed", "index.url unreachable"),
-    (KeyboardInterrupt(), "interrupted", "interrupted by SIGINT"),
-    (Terminated("SIGTERM"), "interrupted", "interrupted by SIGTERM"),
+    (KeyboardInterrupt(), "interrupted", "SIGINT"),
+    (Terminated("SIGTERM"), "interrupted", "SIGTERM"),
 ])
 def test_a_split_stage_that_cannot_go_on_records_how_it_ended(error, status, reason):
     log: list = []
