@@ -10,6 +10,7 @@ from parawire.config import Settings
 from parawire.errors import ParawireError
 from parawire.nlp.pmi import PmiCollocations, candidate_counts
 from parawire.nlp.protocol import Annotator
+from parawire.nlp.segment import over_long_passages
 from parawire.nlp.spacy_annotator import SpacyAnnotator
 from parawire.nlp.stanza_annotator import StanzaAnnotator, load_stanza_pipeline
 from parawire.records import Article, CollocationCounts
@@ -60,6 +61,8 @@ def annotate_pending(settings: Settings, store: Store) -> dict[str, int]:
                     assert article.id is not None
                     store.save_annotations(article.id, sentences, article_counts)
                     counts["articles"] += 1
+                    if cut := over_long_passages(article.text):
+                        counts["passages_cut"] += cut
                     counts["sentences"] += len(sentences)
                     bar.update(1)
     return dict(counts)
