@@ -6,27 +6,33 @@ import json
 import os
 import signal
 import sys
+import threading
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 import click
+from sqlalchemy.exc import DBAPIError
 
 from parawire.config import Settings, load_settings
 from parawire.errors import ParawireError, Terminated
 from parawire.roof.scope_options import scope_options, scope_values
 from parawire.roof.stages import PIPELINE, STAGES, stage_named
-from parawire.stage import Stage
+from parawire.stage import Stage, describe
 
 
 class _Cli(click.Group):
-    """Turns ParawireError into one line on stderr and exit code 1."""
+    """Turns ParawireError, and an error of the disk or the store (full, gone), into one
+    line on stderr and exit code 1."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except ParawireError as exc:
             click.echo(f"parawire: error: {exc}", err=True)
+            ctx.exit(1)
+        except (OSError, DBAPIError) as exc:
+            click.echo(f"parawire: error: {describe(exc)}", err=True)
             ctx.exit(1)
 
 
@@ -48,7 +54,8 @@ def _echo(data: Any) -> None:
 @click.pass_context
 def main(ctx: click.Context, config_file: str | None) -> None:
     """parawire: paraphrase corpora mined from the news."""
-    signal.signal(signal.SIGTERM, _terminated)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminated)
     try:
         ctx.obj = load_settings(config_file)
     except ParawireError as exc:
@@ -190,6 +197,22 @@ def status(ctx: click.Context) -> None:
     from parawire.roof.status import status_report
 
     click.echo(status_report(_settings(ctx)))
+
+
+@main.group()
+def store() -> None:
+    """The store: checks."""
+
+
+@store.command()
+@click.pass_context
+def check(ctx: click.Context) -> None:
+    """Check the whole store for damage (SQLite: integrity_check, reading every page)."""
+    from parawire.store import Store
+
+    settings = _settings(ctx)
+    for line in Store(settings.store_url).check():
+        click.echo(line)
 
 
 @main.command()

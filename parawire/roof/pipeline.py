@@ -5,12 +5,15 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import date
 from typing import Any
 
 from celery import Celery, Signature
 from celery.exceptions import TimeoutError as CeleryTimeout
+from kombu.exceptions import KombuError
+from redis.exceptions import RedisError
 from tqdm import tqdm
 
 from parawire.config import Settings
@@ -18,12 +21,14 @@ from parawire.crawler import load_sources, sources_path
 from parawire.errors import ParawireError
 from parawire.roof.stages import PIPELINE, stage_named
 from parawire.roof.tasks import DAILY_TASK, create_app, open_split, task_name
-from parawire.stage import Counts, Scope, Stage
+from parawire.stage import Counts, Scope, Stage, describe
 from parawire.store import store_of
 
 log = logging.getLogger(__name__)
 # How often a client waiting for a split run on workers looks at the run's progress.
 POLL_SECONDS = 1.0
+# Connection attempts before a client says the broker cannot be reached.
+BROKER_RETRIES = 3
 
 
 def _safe(url: str) -> str:
@@ -49,6 +54,11 @@ class Pipeline:
         (to workers, or here in eager mode) with a progress bar fed by the store."""
         stage = stage_named(name)
         parsed = stage.scope.parse(scope)
+        self.check_broker()
+        with self._broker_errors():
+            return self._run(stage, parsed)
+
+    def _run(self, stage: Stage, parsed: Scope) -> Counts:
         if stage.parts is None:
             return _wait(self.app.tasks[task_name(stage)].delay(parsed.to_json()))
         opened, outcome = open_split(self.app, self.settings, stage, parsed)
@@ -60,6 +70,34 @@ class Pipeline:
             if self.app.conf.task_always_eager:
                 return _wait(outcome.apply_async())
             return self._await_split(stage, parsed, opened.run_id, outcome)
+
+    def check_broker(self) -> None:
+        """With workers, make sure the broker and the result backend answer (a few tries,
+        then one line naming the URL: down, refusing, or a wrong password)."""
+        if self.app.conf.task_always_eager:
+            return
+        try:
+            with self.app.connection_for_write() as connection:
+                connection.ensure_connection(max_retries=BROKER_RETRIES, interval_start=0.5,
+                                             interval_step=0.5, interval_max=2, timeout=5)
+            client = getattr(self.app.backend, "client", None)
+            if client is not None and hasattr(client, "ping"):
+                client.ping()
+        except Exception as exc:
+            raise ParawireError(f"cannot reach the broker {_safe(self.settings.broker.url)}: "
+                                f"{describe(exc)}") from None
+
+    @contextmanager
+    def _broker_errors(self) -> Iterator[None]:
+        """The broker or result backend lost while a stage runs on workers: one line."""
+        try:
+            yield
+        except (KombuError, RedisError) as exc:
+            if self.app.conf.task_always_eager:
+                raise
+            raise ParawireError(f"lost the broker {_safe(self.settings.broker.url)}: "
+                                f"{describe(exc)}; the run resumes when the command is run "
+                                "again") from None
 
     def _await_split(self, stage: Stage, scope: Scope, run_id: int, workflow: Signature) -> Counts:
         """Wait for a split run on workers. When no part finishes for broker.stall_timeout
