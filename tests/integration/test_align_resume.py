@@ -5,45 +5,20 @@ from __future__ import annotations
 
 import contextlib
 import os
-import random
 import signal
 import threading
 import time
-from datetime import date, timedelta
 
 import pytest
 
 from parawire.config import load_settings
-from parawire.records import Article
 from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
-from tests.factories import make_sentence
+from tests.factories import store_synthetic_groups as fill
 from tests.workers import children, fresh_database, start_worker, stop_worker
 
-NAMES = [f"name {i}" for i in range(60)]
-NOUNS = [f"noun{i}" for i in range(120)]
 # Synthetic articles of the runs that kill workers.
 ARTICLES = 600
-
-
-def fill(settings, articles: int = 1500) -> None:
-    """Synthetic annotated articles: groups that share names and most nouns."""
-    rng = random.Random(5)
-    store = store_of(settings)
-    for n in range(articles):
-        group = n // 4
-        grng = random.Random(group)
-        pn, cn = grng.sample(NAMES, 3), grng.sample(NOUNS, 4)
-        cn = [c for c in cn if rng.random() > 0.2] + rng.sample(NOUNS, 1)
-        day = date(2026, 3, 1) + timedelta(days=group % 9)
-        article = Article(url=f"http://syn.test/{n}", source=f"outlet-{n % 4}", language="en",
-                          title=f"t{n}", text=f"text {n}", published=day,
-                          content_hash=f"{n:064d}")
-        store.add_article(article)
-        store.save_annotations(article.id, [
-            make_sentence(None, article.id, pn, cn, published=day, source=article.source,
-                          text=f"{n} " + " ".join(pn + cn)),
-        ])
 
 
 def pair_rows(settings, run_id):

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from parawire.config import load_settings
 from parawire.roof.cli import main
 from parawire.store import _store, store_of
-from tests.integration.test_align_resume import fill
+from tests.factories import store_synthetic_groups as fill
 
 
 def run(*args: str, env: dict[str, str] | None = None):

@@ -9,7 +9,7 @@ from parawire.config import load_settings
 from parawire.indexer import open_index
 from parawire.roof.pipeline import run_stage
 from parawire.store import Store
-from tests.integration.test_align_resume import fill
+from tests.factories import store_synthetic_groups as fill
 
 
 def test_a_failed_rebuild_keeps_the_old_index(monkeypatch):

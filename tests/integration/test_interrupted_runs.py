@@ -13,7 +13,8 @@ import pytest
 from parawire.config import load_settings
 from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
-from tests.integration.test_align_resume import fill, pair_rows, wait_for
+from tests.factories import store_synthetic_groups as fill
+from tests.integration.test_align_resume import pair_rows, wait_for
 from tests.workers import ROOT
 
 
