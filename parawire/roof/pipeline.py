@@ -101,14 +101,16 @@ class Pipeline:
 
     def _await_split(self, stage: Stage, scope: Scope, run_id: int, workflow: Signature) -> Counts:
         """Wait for a split run on workers. When no part finishes for broker.stall_timeout
-        seconds (a worker died with its tasks), the run's pending parts are sent again, or
+        seconds (a worker died with its tasks), the run's pending parts are sent again (the
+        next time after twice as long, until a part finishes: workers that are merely slow
+        to start are not flooded with copies), or
         the run is closed here when none is left; after broker.wait_timeout seconds without
         progress the wait ends with one line."""
         assert stage.parts is not None
         broker = self.settings.broker
         result = workflow.apply_async()
         progress, moved = stage.parts.done(self.settings, run_id), time.monotonic()
-        sent = moved
+        sent, stall = moved, broker.stall_timeout
         while True:
             try:
                 return result.get(timeout=POLL_SECONDS, disable_sync_subtasks=False)
@@ -116,19 +118,19 @@ class Pipeline:
                 pass
             now, done = time.monotonic(), stage.parts.done(self.settings, run_id)
             if done != progress:
-                progress, moved = done, now
+                progress, moved, stall = done, now, broker.stall_timeout
             elif now - moved >= broker.wait_timeout:
                 raise ParawireError(
                     f"{stage.name} run {run_id}: no progress for {now - moved:.0f} s "
                     f"(broker.wait_timeout); are workers running for {_safe(broker.url)}? "
                     "Run the command again to resume the run")
-            elif now - max(moved, sent) >= broker.stall_timeout:
+            elif now - max(moved, sent) >= stall:
                 opened, outcome = open_split(self.app, self.settings, stage, scope)
                 if not isinstance(outcome, Signature):
                     return outcome
                 log.warning("%s run %d: no progress for %.0f s; sending its %d pending %ss "
                             "again", stage.name, run_id, now - moved, opened.total, opened.unit)
-                result, sent = outcome.apply_async(), now
+                result, sent, stall = outcome.apply_async(), now, 2 * stall
 
     def run_all(self, scopes: dict[str, Scope | dict[str, Any]]) -> dict[str, Counts]:
         """crawl → annotate → index → align → export, each with its scope (export takes the
