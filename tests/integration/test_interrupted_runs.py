@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -63,3 +64,37 @@ def test_an_interrupted_alignment_is_recorded_and_resumed_identically(tmp_path, 
     uninterrupted = run_stage(again, "align")
     assert pair_rows(settings, run.id) == pair_rows(again, uninterrupted["run_id"])
     assert {**resumed, "run_id": 0} == {**uninterrupted, "run_id": 0}
+
+
+@pytest.mark.timeout(120)
+def test_a_crawl_stopped_by_sigterm_is_recorded_as_interrupted(tmp_path):
+    from datetime import UTC, datetime
+
+    from parawire.crawler.loopback import Page, serve_pages
+
+    today = datetime.now(UTC).date()
+
+    def slow_site(base: str) -> dict[str, Page]:
+        pages = {f"/story-{n}.html": Page(200, {"Content-Type": "text/html"}, b"<p>slow</p>", 2.0)
+                 for n in range(40)}
+        items = "".join(f"<item><link>{base}{path}</link></item>" for path in pages)
+        pages["/feed.xml"] = Page(200, {"Content-Type": "application/rss+xml"},
+                                  f"<rss><channel>{items}</channel></rss>".encode(), 0)
+        return pages
+
+    settings = load_settings()
+    store = store_of(settings)
+    with serve_pages(slow_site) as base:
+        sources = tmp_path / "sources.toml"
+        sources.write_text(f'[[outlet]]\nname = "slow"\nlanguage = "en"\n'
+                           f'domains = ["127.0.0.1"]\nfeeds = ["{base}/feed.xml"]\n')
+        command = parawire("crawl", "--sources", str(sources), "--since", today.isoformat(),
+                           "--until", today.isoformat())
+        assert wait_for(lambda: bool(store.crawl_runs()), 60), command.communicate()
+        time.sleep(2)  # the crawl child is fetching
+        command.send_signal(signal.SIGTERM)
+        _, err = command.communicate(timeout=60)
+    (run,) = store.crawl_runs()
+    assert command.returncode != 0 and "Traceback" not in err, err
+    assert run.status == "interrupted", (run, err)
+    assert run.reason in ("stopped by a signal", "SIGTERM")
