@@ -38,6 +38,15 @@ def _safe(url: str) -> str:
     return str(maybe_sanitize_url(url))
 
 
+def _connection_error(exc: BaseException | None) -> BaseException | None:
+    """The broker connection error behind `exc` (itself, or what it was raised from)."""
+    while exc is not None:
+        if isinstance(exc, KombuError | RedisError):
+            return exc
+        exc = exc.__cause__ or (None if exc.__suppress_context__ else exc.__context__)
+    return None
+
+
 def _wait(result: Any) -> Any:
     return result.get(disable_sync_subtasks=False) if hasattr(result, "get") else result
 
@@ -66,7 +75,8 @@ class Pipeline:
             return outcome
         done = stage.parts.done
         with _Progress(lambda: done(self.settings, opened.run_id), opened.total, stage.name,
-                       opened.unit), stage.parts.stopping(self.settings, opened.run_id):
+                       opened.unit), stage.parts.stopping(self.settings, opened.run_id), \
+                self._broker_errors():
             if self.app.conf.task_always_eager:
                 return _wait(outcome.apply_async())
             return self._await_split(stage, parsed, opened.run_id, outcome)
@@ -89,14 +99,16 @@ class Pipeline:
 
     @contextmanager
     def _broker_errors(self) -> Iterator[None]:
-        """The broker or result backend lost while a stage runs on workers: one line."""
+        """The broker or result backend lost while a stage runs on workers: one line (Celery
+        may wrap the connection error, e.g. in its result backend's "must be restarted")."""
         try:
             yield
-        except (KombuError, RedisError) as exc:
-            if self.app.conf.task_always_eager:
+        except Exception as exc:
+            lost = _connection_error(exc)
+            if self.app.conf.task_always_eager or lost is None:
                 raise
             raise ParawireError(f"lost the broker {_safe(self.settings.broker.url)}: "
-                                f"{describe(exc)}; the run resumes when the command is run "
+                                f"{describe(lost)}; the run resumes when the command is run "
                                 "again") from None
 
     def _await_split(self, stage: Stage, scope: Scope, run_id: int, workflow: Signature) -> Counts:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 import socket
 import subprocess
+import threading
 import time
 
 import pytest
@@ -16,6 +17,7 @@ from parawire.config import load_settings
 from parawire.roof.cli import main
 from parawire.store import _store, store_of
 from tests.factories import store_synthetic_groups as fill
+from tests.integration.test_align_resume import wait_for
 
 
 def run(*args: str, env: dict[str, str] | None = None):
@@ -151,3 +153,28 @@ def test_a_store_that_fills_up_fails_the_run_with_the_reason(tmp_path):
     (failed,) = store.alignment_runs()
     assert failed.status == "failed" and "database or disk is full" in failed.reason, line
     store.engine.dispose()
+
+
+@pytest.mark.timeout(120)
+def test_a_broker_lost_while_a_client_waits_is_one_line(tmp_path):
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.skip("redis-server is not installed")
+    fill(load_settings(), 40)
+    port = _free_port()
+    redis = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                              "--dir", str(tmp_path)], stdout=subprocess.DEVNULL)
+    time.sleep(0.5)
+    results = []
+    client = threading.Thread(target=lambda: results.append(
+        run("align", env={"PARAWIRE_BROKER__URL": f"redis://127.0.0.1:{port}/0"})))
+    client.start()  # no worker: the client waits
+    assert wait_for(lambda: bool(store_of(load_settings()).alignment_runs()), 60)
+    time.sleep(1)
+    redis.terminate()
+    redis.wait()
+    client.join(timeout=90)
+    assert not client.is_alive(), "the client hangs on a lost broker"
+    one_line(results[0], "lost the broker", f"127.0.0.1:{port}")
+    (failed,) = store_of(load_settings()).alignment_runs()
+    assert failed.status == "failed" and failed.reason.startswith("lost the broker")
