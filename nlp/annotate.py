@@ -59,12 +59,14 @@ def annotate_pending(settings: Settings, store: Store) -> dict[str, int]:
                         sentences for _, sentences in done))
                 for (article, sentences), article_counts in zip(done, added, strict=True):
                     assert article.id is not None
-                    store.save_annotations(article.id, sentences, article_counts)
+                    bar.update(1)
+                    if not store.save_annotations(article.id, sentences, article_counts,
+                                                  pending_only=True):
+                        continue  # another annotate run stored it meanwhile
                     counts["articles"] += 1
                     if cut := over_long_passages(article.text):
                         counts["passages_cut"] += cut
                     counts["sentences"] += len(sentences)
-                    bar.update(1)
     return dict(counts)
 
 
