@@ -6,9 +6,10 @@ themselves, with exactly the uninterrupted pairs?
 
 One store of synthetic annotated articles (tests/factories.py) is indexed once and aligned
 eagerly (the baseline). Then each round starts an alignment run of its own (its own date
-window, holding the same references) through real prefork workers, and kills at random
-moments `--kills` times either a whole worker (kill -9 of its main process, then a new
-worker is started, as an operator would) or one pool process. Each round records whether the
+window, holding the same references) through real prefork workers, and `--kills` times,
+each at a random moment after the run has moved on since the last, kills either a whole
+worker (kill -9 of its main process, then a new worker is started, as an operator would) or
+one pool process. Each round records whether the
 waiting client finished by itself, the pairs lost, duplicated or scored differently against
 the baseline, deadlocks in the worker logs, exact counts, and the seconds from the last
 kill to the client's return. Results go to bench/results/faults.json.
@@ -44,6 +45,13 @@ def _pairs(settings: Any, run_id: int) -> dict[tuple[int, int], tuple[float, flo
             for p in store_of(settings).pairs(run_id)}
 
 
+def _done(settings: Any) -> int:
+    """References done by the latest run."""
+    store = store_of(settings)
+    runs = store.alignment_runs(limit=1)
+    return store.count_done_references(runs[0].id) if runs and runs[0].id else 0
+
+
 def _round(settings: Any, env: dict[str, str], logs: Path, number: int, args: argparse.Namespace,
            baseline: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     workers = [start_worker(env, (logs / f"r{number}-w{i}.log").open("w"), args.concurrency,
@@ -58,7 +66,10 @@ def _round(settings: Any, env: dict[str, str], logs: Path, number: int, args: ar
     last_kill = started
     try:
         for k in range(args.kills):
-            time.sleep(rng.uniform(0.5, 3.0))
+            progress = _done(settings)
+            while client.is_alive() and _done(settings) <= progress:  # mid-alignment
+                time.sleep(0.05)
+            time.sleep(rng.uniform(0.2, 2.0))
             if not client.is_alive():
                 break
             victim = rng.randrange(len(workers))
