@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from typing import NamedTuple
 
 from parawire.aligner.constraints import is_reference
@@ -100,17 +99,18 @@ def align_batch(store: Store, index: SentenceIndex, run_id: int, params: AlignPa
                 if s >= params.min_semantic_similarity]
     batch_pairs = [make_pair(run_id, k.reference, k.sentence, k.score, k.raw_score) for k in kept]
     counts["pairs_built"] += len(batch_pairs)
-    store.record_references(run_id, reference_ids, batch_pairs)
+    store.record_references(run_id, reference_ids, batch_pairs, dict(counts))
     return dict(counts)
 
 
-def finish_run(store: Store, run_id: int, batch_counts: Iterable[dict[str, int]]) -> dict[str, int]:
-    """Close a run: add this pass's counts to earlier passes' and count what is stored."""
+def finish_run(store: Store, run_id: int) -> dict[str, int]:
+    """Close a run with the counts of what is stored: every pass's batch counts summed,
+    its pairs and its references done."""
     run = store.alignment_run(run_id)
     assert run is not None
-    totals: Counter[str] = Counter(run.counts)
-    for counts in batch_counts:
-        totals.update(counts)
+    totals = store.stored_batch_counts(run_id)
+    if "references_selected" in run.counts:
+        totals["references_selected"] = run.counts["references_selected"]
     totals["pairs"] = len(store.pairs(run_id))
     totals["references_done"] = store.count_done_references(run_id)
     totals["symmetric_duplicates"] = max(0, totals["pairs_built"] - totals["pairs"])

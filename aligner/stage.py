@@ -18,7 +18,7 @@ from parawire.config import Settings
 from parawire.errors import ParawireError
 from parawire.indexer import open_index
 from parawire.stage import Counts, Opened, Parts, Scope, Stage, option
-from parawire.store import store_of
+from parawire.store import BatchOverlap, store_of
 
 
 class AlignScope(Scope):
@@ -42,14 +42,26 @@ def open_alignment(settings: Settings, scope: AlignScope) -> Opened:
 
 
 def align_part(settings: Settings, run_id: int, part: dict[str, Any]) -> Counts:
-    """Search one batch of a run's references and store its pairs."""
-    return align_batch(store_of(settings), open_index(settings), run_id,
-                       AlignParams.from_json(part["params"]), part["references"])
+    """Search the references of one batch that no other batch has stored yet (a batch can
+    be delivered twice, or sent again by a client that lost it), and store their pairs."""
+    store, params = store_of(settings), AlignParams.from_json(part["params"])
+    references: list[int] = part["references"]
+    while True:
+        done = store.done_references(run_id, references)
+        references = [ref for ref in references if ref not in done]
+        if not references:
+            return {}
+        try:
+            return align_batch(store, open_index(settings), run_id, params, references)
+        except BatchOverlap:
+            continue  # another delivery stored some of them meanwhile: search the rest
 
 
 def close_alignment(settings: Settings, run_id: int, counts: list[Counts]) -> Counts:
-    """Close a run with this pass's batch counts added to earlier passes'."""
-    return {"run_id": run_id, **finish_run(store_of(settings), run_id, counts)}
+    """Close a run with the counts stored with its batches (the parts' own `counts` are
+    among them, with every earlier pass's)."""
+    del counts
+    return {"run_id": run_id, **finish_run(store_of(settings), run_id)}
 
 
 def references_done(settings: Settings, run_id: int) -> int:
@@ -57,10 +69,16 @@ def references_done(settings: Settings, run_id: int) -> int:
     return store_of(settings).count_done_references(run_id)
 
 
+def stop_alignment(settings: Settings, run_id: int, status: str, reason: str) -> None:
+    """End a run that cannot go on ("interrupted" or "failed"), with the reason."""
+    store_of(settings).stop_alignment_run(run_id, status, reason)
+
+
 ALIGN = Stage(
     name="align", summary="Mine paraphrase pairs with the highly constrained similarity search.",
     scope=AlignScope,
-    parts=Parts(open=open_alignment, part=align_part, close=close_alignment, done=references_done))
+    parts=Parts(open=open_alignment, part=align_part, close=close_alignment, done=references_done,
+                stop=stop_alignment))
 
 
 class ExportScope(Scope):

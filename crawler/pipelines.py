@@ -4,27 +4,38 @@ from __future__ import annotations
 
 from typing import Any
 
+from scrapy.exceptions import DropItem
+from scrapy.utils.defer import deferred_from_coro
+from sqlalchemy.exc import OperationalError
+
 from parawire.config import load_settings
 from parawire.crawler.dedup import store_article
 from parawire.records import Article
+from parawire.stage import describe
 from parawire.store import Store, open_store
+
+# The crawl stats key under which a store failure is noted (the runner reads it).
+FAILURE_STAT = "parawire_failure"
 
 
 class StorePipeline:
     """Stores articles; duplicates (by URL, canonical URL or content) are counted, not stored,
     and near-duplicates are counted and stored as copies of their original (crawler.dedup)."""
 
-    def __init__(self, store_url: str, crawl_run_id: int | None, stats: Any = None) -> None:
+    def __init__(self, store_url: str, crawl_run_id: int | None, stats: Any = None,
+                 crawler: Any = None) -> None:
         self.store_url = store_url
         self.crawl_run_id = crawl_run_id
         self.stats = stats
+        self.crawler = crawler
         self.store: Store | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> StorePipeline:
         """Scrapy hook: the store URL and run id come from the crawler's settings."""
         url = crawler.settings.get("PARAWIRE_STORE_URL") or load_settings().store_url
-        return cls(url, crawler.settings.getint("PARAWIRE_CRAWL_RUN_ID") or None, crawler.stats)
+        return cls(url, crawler.settings.getint("PARAWIRE_CRAWL_RUN_ID") or None, crawler.stats,
+                   crawler)
 
     def open_spider(self, spider: Any = None) -> None:
         """Connect to the store."""
@@ -33,7 +44,19 @@ class StorePipeline:
     def process_item(self, item: Article, spider: Any = None) -> Article:
         """Store one article and count the outcome."""
         assert self.store is not None
-        outcome = store_article(self.store, item, self.crawl_run_id)
+        try:
+            outcome = store_article(self.store, item, self.crawl_run_id)
+        except (OperationalError, OSError) as exc:  # the store is full, gone or damaged
+            self._fail(f"cannot store {item.url}: {describe(exc)}")
+            raise DropItem(str(exc)) from None
         if self.stats is not None:
             self.stats.inc_value(f"parawire/{outcome.value}")
         return item
+
+    def _fail(self, reason: str) -> None:
+        """Stop the crawl: the store cannot take its articles (the run fails with `reason`)."""
+        if self.stats is None or self.stats.get_value(FAILURE_STAT):
+            return
+        self.stats.set_value(FAILURE_STAT, reason)
+        if self.crawler is not None and self.crawler.engine is not None:
+            deferred_from_coro(self.crawler.engine.close_spider_async(reason="store_error"))

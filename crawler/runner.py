@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
-import multiprocessing
+import json
+import signal
+import subprocess
+import sys
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from parawire.config import CrawlConfig, Settings
+from parawire.crawler.pipelines import FAILURE_STAT
 from parawire.crawler.scope import CrawlScope
 from parawire.errors import ParawireError
-from parawire.store import open_store
+from parawire.stage import interrupt_reason
+from parawire.store import Store, open_store
 
 if TYPE_CHECKING:
     from scrapy.settings import Settings as ScrapySettings
+
+# Seconds a stopped crawl child gets to close its crawl before it is killed.
+CHILD_STOP_SECONDS = 30
 
 
 def scrapy_settings(crawl: CrawlConfig, **extra: Any) -> ScrapySettings:
@@ -41,23 +49,35 @@ def _counts(stats: dict[str, Any]) -> dict[str, int]:
     return counts
 
 
-def _crawl_in_child(store_url: str, run_id: int, sources_path: str, since: date, until: date,
-                    crawl: CrawlConfig, scope: dict[str, Any], log_file: str) -> None:
+def crawl_here(job: dict[str, Any]) -> None:
+    """Run one crawl in this process (a child of the crawl stage's) and close its run:
+    finished, interrupted (stopped by a signal) or failed, with the reason."""
     from scrapy.crawler import CrawlerProcess
 
     from parawire.crawler.sources import load_sources
     from parawire.crawler.spiders.news import NewsSpider
 
-    settings = scrapy_settings(crawl, PARAWIRE_STORE_URL=store_url, PARAWIRE_CRAWL_RUN_ID=run_id,
-                               LOG_FILE=log_file, LOG_LEVEL="INFO")
-    store = open_store(store_url)
+    crawl, run_id = CrawlConfig.model_validate(job["crawl"]), job["run_id"]
+    settings = scrapy_settings(crawl, PARAWIRE_STORE_URL=job["store_url"],
+                               PARAWIRE_CRAWL_RUN_ID=run_id, LOG_FILE=job["log_file"],
+                               LOG_LEVEL="INFO")
+    store = open_store(job["store_url"])
     process = CrawlerProcess(settings)
     crawler = process.create_crawler(NewsSpider)
-    process.crawl(crawler, sources=load_sources(Path(sources_path)), since=since, until=until,
+    process.crawl(crawler, sources=load_sources(Path(job["sources"])),
+                  since=date.fromisoformat(job["since"]), until=date.fromisoformat(job["until"]),
                   min_text_chars=crawl.min_text_chars, known_urls=store.known_urls(),
-                  **scope)
+                  **job["filters"])
     process.start()
-    store.finish_crawl_run(run_id, _counts(crawler.stats.get_stats() if crawler.stats else {}))
+    stats = crawler.stats.get_stats() if crawler.stats else {}
+    ended = str(stats.get("finish_reason", ""))
+    if ended == "finished":
+        store.finish_crawl_run(run_id, _counts(stats))
+    elif ended == "shutdown":
+        store.finish_crawl_run(run_id, _counts(stats), "interrupted", "stopped by a signal")
+    else:
+        reason = str(stats.get(FAILURE_STAT) or f"the crawl ended with {ended or 'no reason'}")
+        store.finish_crawl_run(run_id, _counts(stats), "failed", reason)
 
 
 def _filters(scope: CrawlScope) -> dict[str, Any]:
@@ -97,18 +117,50 @@ def run_crawl(settings: Settings, scope: CrawlScope) -> dict[str, Any]:
                                     "sources": str(path), **_filters(scope)})
     log_file = settings.data_dir.resolve() / "logs" / f"crawl-{run_id}.log"
     log_file.parent.mkdir(parents=True, exist_ok=True)
-    context = multiprocessing.get_context("spawn")
-    child = context.Process(
-        target=_crawl_in_child,
-        args=(settings.store_url, run_id, str(path), since, until, settings.crawl,
-              _filters(scope), str(log_file)),
-    )
-    child.start()
-    child.join()
+    job = {"store_url": settings.store_url, "run_id": run_id, "sources": str(path),
+           "since": since.isoformat(), "until": until.isoformat(),
+           "crawl": settings.crawl.model_dump(mode="json"), "filters": _filters(scope),
+           "log_file": str(log_file)}
+    exitcode = _run_child(store, run_id, job)
     run = store.crawl_run(run_id)
     assert run is not None
-    if child.exitcode != 0 or run.status != "finished":
-        store.finish_crawl_run(run_id, run.counts, status="failed")
-        raise ParawireError(f"crawl run {run_id} failed (crawler exit code {child.exitcode}); "
-                            f"log: {log_file}")
+    if run.status == "running":
+        store.finish_crawl_run(run_id, run.counts, "failed",
+                               f"the crawler exited with code {exitcode}; log: {log_file}")
+        run = store.crawl_run(run_id)
+        assert run is not None
+    if run.status != "finished":
+        raise ParawireError(f"crawl run {run_id} {run.status}: {run.reason}; log: {log_file}")
     return {"run_id": run_id, "log": str(log_file), **run.counts}
+
+
+def _run_child(store: Store, run_id: int, job: dict[str, Any]) -> int:
+    """Run the crawl in a child process (a plain subprocess, so that a daemonic Celery pool
+    process may start it, and the child may start processes of its own); returns its exit
+    code. The child has a session of its own (Ctrl-C reaches it once, from here): an
+    interrupt here stops the child and records the run as interrupted."""
+    child = subprocess.Popen([sys.executable, "-m", "parawire.crawler.child"],
+                             stdin=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert child.stdin is not None
+        child.stdin.write(json.dumps(job))
+        child.stdin.close()
+        return child.wait()
+    except KeyboardInterrupt as exc:
+        _stop(child)
+        store.stop_crawl_run(run_id, "interrupted", interrupt_reason(exc))
+        raise
+    except BaseException:
+        _stop(child)
+        raise
+
+
+def _stop(child: subprocess.Popen[str]) -> None:
+    """Ask the child to stop (Scrapy closes the crawl cleanly), then make sure it does."""
+    if child.poll() is None:
+        child.send_signal(signal.SIGTERM)
+    try:
+        child.wait(timeout=CHILD_STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, HttpUrl, ValidationError, field_validator
 
+from parawire.config import read_text_file
 from parawire.errors import ParawireError
 
 TOPICS_FILE = Path(__file__).with_name("topics.toml")
@@ -76,10 +77,9 @@ class Sources(BaseModel):
 
 def load_sources(path: Path) -> Sources:
     """Read a sources file; errors name the outlet and the field."""
+    text = read_text_file(path, "sources file")
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ParawireError(f"cannot read sources file {path}: {exc.strerror}") from None
+        raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ParawireError(f"sources file {path} is not valid TOML: {exc}") from None
     topics = tomllib.loads(TOPICS_FILE.read_text(encoding="utf-8"))

@@ -10,6 +10,7 @@ from parawire.config import Settings
 from parawire.errors import ParawireError
 from parawire.nlp.pmi import PmiCollocations, candidate_counts
 from parawire.nlp.protocol import Annotator
+from parawire.nlp.segment import over_long_passages
 from parawire.nlp.spacy_annotator import SpacyAnnotator
 from parawire.nlp.stanza_annotator import StanzaAnnotator, load_stanza_pipeline
 from parawire.records import Article, CollocationCounts
@@ -58,10 +59,14 @@ def annotate_pending(settings: Settings, store: Store) -> dict[str, int]:
                         sentences for _, sentences in done))
                 for (article, sentences), article_counts in zip(done, added, strict=True):
                     assert article.id is not None
-                    store.save_annotations(article.id, sentences, article_counts)
-                    counts["articles"] += 1
-                    counts["sentences"] += len(sentences)
                     bar.update(1)
+                    if not store.save_annotations(article.id, sentences, article_counts,
+                                                  pending_only=True):
+                        continue  # another annotate run stored it meanwhile
+                    counts["articles"] += 1
+                    if cut := over_long_passages(article.text):
+                        counts["passages_cut"] += cut
+                    counts["sentences"] += len(sentences)
     return dict(counts)
 
 

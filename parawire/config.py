@@ -7,11 +7,19 @@ The models below are the single source of every default; parawire.toml documents
 from __future__ import annotations
 
 import os
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -21,6 +29,8 @@ from pydantic_settings import (
 from parawire.errors import ConfigError
 
 CONFIG_ENV = "PARAWIRE_CONFIG"
+# PARAWIRE_* variables that are not settings: the config file's, and the test suite's.
+NOT_SETTINGS = (CONFIG_ENV, "PARAWIRE_TEST_", "PARAWIRE_REQUIRE_SERVICES")
 
 
 class _Section(BaseModel):
@@ -43,10 +53,40 @@ class IndexConfig(_Section):
     bulk_retries: int = Field(8, ge=0)
 
 
+BROKER_SCHEMES = ("redis", "rediss", "amqp", "amqps", "pyamqp")
+RESULT_SCHEMES = ("redis", "rediss", "rpc")
+
+
+def _scheme(url: str, accepted: tuple[str, ...]) -> str:
+    """The scheme of a URL, which must be one of `accepted` and followed by "://"."""
+    scheme, sep, _ = url.partition("://")
+    if not sep or scheme not in accepted:
+        raise ValueError(f"not a URL of {', '.join(s + '://' for s in accepted)}")
+    return scheme
+
+
 class BrokerConfig(_Section):
     url: str = ""
     result_backend: str = ""
-    visibility_timeout: int = Field(3600, ge=1)
+    visibility_timeout: int = Field(900, ge=1)
+    stall_timeout: int = Field(120, ge=1)
+    wait_timeout: int = Field(1800, ge=1)
+
+    @field_validator("url")
+    @classmethod
+    def _broker_url(cls, url: str) -> str:
+        if url:
+            _scheme(url, BROKER_SCHEMES)
+        return url
+
+    @field_validator("result_backend")
+    @classmethod
+    def _result_backend(cls, backend: str, info: ValidationInfo) -> str:
+        if backend:
+            _scheme(backend, RESULT_SCHEMES)
+        elif info.data.get("url", "").startswith(("amqp", "pyamqp")):
+            raise ValueError("an AMQP broker keeps no results: set it (e.g. redis:// or rpc://)")
+        return backend
 
 
 class CrawlConfig(_Section):
@@ -193,6 +233,13 @@ class Settings(BaseSettings):
     # The user file these settings came from (workers started from the CLI get it too).
     config_file: str | None = Field(None, exclude=True)
 
+    @field_validator("data_dir")
+    @classmethod
+    def _a_directory(cls, path: Path) -> Path:
+        if path.exists() and not path.is_dir():
+            raise ValueError("not a directory")
+        return path
+
     @classmethod
     def settings_customise_sources(
         cls,
@@ -234,10 +281,24 @@ def load_settings(config_file: str | Path | None = None, **overrides: Any) -> Se
         if not path.is_file():
             raise ConfigError(f"config file not found: {path}")
         overrides["config_file"] = str(path.resolve())
+    _warn_unknown_variables()
     try:
         return Settings(**overrides)
     except ValidationError as exc:
         raise ConfigError(_describe(exc)) from None
+
+
+def _warn_unknown_variables() -> None:
+    """Warn (one line each) about PARAWIRE_* variables whose first part names no setting
+    or section, which would otherwise be ignored in silence (an unknown key inside a
+    section is an error of its own)."""
+    for name in sorted(os.environ):
+        if not name.startswith("PARAWIRE_") or name.startswith(NOT_SETTINGS):
+            continue
+        section = name.removeprefix("PARAWIRE_").lower().partition("__")[0]
+        field = Settings.model_fields.get(section)
+        if field is None or field.exclude:
+            print(f"parawire: warning: {name} names no setting; it is ignored", file=sys.stderr)
 
 
 def _describe(exc: ValidationError) -> str:
@@ -249,11 +310,23 @@ def _describe(exc: ValidationError) -> str:
     return f"bad config value for '{key}': {error.get('input')!r} — {message}"
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def read_text_file(path: Path, what: str) -> str:
+    """A UTF-8 text file the user gave (`what`: "config file", "sources file"); a missing,
+    unreadable or non-UTF-8 one raises one-line ConfigError (with the bad byte's offset)."""
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+        data = path.read_bytes()
     except OSError as exc:
-        raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from None
+        raise ConfigError(f"cannot read {what} {path}: {exc.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{what} {path} is not UTF-8: byte 0x{data[exc.start]:02x} at offset "
+                          f"{exc.start}") from None
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    text = read_text_file(path, "config file")
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None

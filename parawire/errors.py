@@ -7,3 +7,8 @@ class ParawireError(Exception):
 
 class ConfigError(ParawireError):
     """A configuration value is missing, unknown or out of range."""
+
+
+class Terminated(KeyboardInterrupt):
+    """The process was asked to stop by a signal (its name is the argument, e.g. "SIGTERM"):
+    handled like Ctrl-C, so work in progress is recorded as interrupted."""

@@ -130,7 +130,8 @@ class SentenceNouns(NamedTuple):
 
 @dataclass(slots=True)
 class Run:
-    """A stage run: its parameters, its state and its counts."""
+    """A stage run: its parameters, its state (running, finished, interrupted or failed)
+    and its counts."""
 
     parameters: dict[str, Any]
     status: str = "running"
@@ -138,6 +139,8 @@ class Run:
     finished_at: datetime | None = None
     counts: dict[str, int] = field(default_factory=dict)
     id: int | None = None
+    # Why it failed or was interrupted (status "failed" or "interrupted"); empty otherwise.
+    reason: str = ""
 
 
 @dataclass(slots=True)

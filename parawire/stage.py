@@ -10,7 +10,8 @@ the roof then spreads the parts over workers, and calling the stage runs them in
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from typing import Any, Generic, TypeVar
@@ -107,13 +108,43 @@ class Opened:
 @dataclass(frozen=True, slots=True)
 class Parts(Generic[ScopeT]):
     """How a stage splits: `open` a run (or resume it), run each `part` of it (JSON-safe
-    payloads, in any order, on any worker), then `close` it with the parts' counts.
-    `done` counts the progress units a run has finished, for progress bars."""
+    payloads, in any order, on any worker, possibly more than once), then `close` it with the
+    parts' counts. `done` counts the progress units a run has finished, for progress bars;
+    `stop` ends a run that cannot go on as "interrupted" or "failed", with the reason."""
 
     open: Callable[[Settings, ScopeT], Opened]
     part: Callable[[Settings, int, Any], Counts]
     close: Callable[[Settings, int, list[Counts]], Counts]
     done: Callable[[Settings, int], int]
+    stop: Callable[[Settings, int, str, str], None]
+
+    @contextmanager
+    def stopping(self, settings: Settings, run_id: int) -> Iterator[None]:
+        """Record on the run how the work inside ended, when it did not end well: an
+        interrupt (Ctrl-C, SIGTERM) as "interrupted", an error as "failed"."""
+        try:
+            yield
+        except KeyboardInterrupt as exc:
+            self.stop(settings, run_id, "interrupted", interrupt_reason(exc))
+            raise
+        except Exception as exc:
+            self.stop(settings, run_id, "failed", describe(exc))
+            raise
+
+
+def interrupt_reason(exc: KeyboardInterrupt) -> str:
+    """Why a run was interrupted: SIGINT (Ctrl-C), or the signal a Terminated names."""
+    return str(exc.args[0]) if exc.args else "SIGINT"
+
+
+def describe(exc: BaseException) -> str:
+    """An exception as one line: the message of a ParawireError, otherwise its type and the
+    first line of its message."""
+    lines = str(exc).strip().splitlines()
+    first = lines[0] if lines else ""
+    if isinstance(exc, ParawireError):
+        return first
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,5 +180,6 @@ class Stage(Generic[ScopeT]):
             return self.work(settings, parsed)
         assert self.parts is not None
         opened = self.parts.open(settings, parsed)
-        done = [self.parts.part(settings, opened.run_id, part) for part in opened.parts]
-        return self.parts.close(settings, opened.run_id, done)
+        with self.parts.stopping(settings, opened.run_id):
+            done = [self.parts.part(settings, opened.run_id, part) for part in opened.parts]
+            return self.parts.close(settings, opened.run_id, done)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import date
+import random
+from datetime import date, timedelta
 
-from parawire.records import Sentence
+from parawire.records import Article, Sentence
+from parawire.store import store_of
 
 
 def make_sentence(sentence_id: int, article_id: int, pn: list[str], cn: list[str], *,
@@ -112,3 +114,28 @@ def write_paraphrase_corpus(folder, train: int = 48, valid: int = 8, test: int =
               "test": records[train + valid:]}
     for name, rows in splits.items():
         (folder / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+SYNTHETIC_NAMES = [f"name {i}" for i in range(60)]
+SYNTHETIC_NOUNS = [f"noun{i}" for i in range(120)]
+
+
+def store_synthetic_groups(settings, articles: int = 1500) -> None:
+    """Synthetic annotated articles (one sentence each) in groups of four that share their
+    names and most nouns, over nine days; the same store for the same count."""
+    rng = random.Random(5)
+    store = store_of(settings)
+    for n in range(articles):
+        group = n // 4
+        grng = random.Random(group)
+        pn, cn = grng.sample(SYNTHETIC_NAMES, 3), grng.sample(SYNTHETIC_NOUNS, 4)
+        cn = [c for c in cn if rng.random() > 0.2] + rng.sample(SYNTHETIC_NOUNS, 1)
+        day = date(2026, 3, 1) + timedelta(days=group % 9)
+        article = Article(url=f"http://syn.test/{n}", source=f"outlet-{n % 4}", language="en",
+                          title=f"t{n}", text=f"text {n}", published=day,
+                          content_hash=f"{n:064d}")
+        store.add_article(article)
+        store.save_annotations(article.id, [
+            make_sentence(None, article.id, pn, cn, published=day, source=article.source,
+                          text=f"{n} " + " ".join(pn + cn)),
+        ])

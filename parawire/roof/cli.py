@@ -8,32 +8,39 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import sys
+import threading
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 import click
+from sqlalchemy.exc import DBAPIError
 
 from parawire.config import Settings, load_settings
-from parawire.errors import ParawireError
+from parawire.errors import ParawireError, Terminated
 from parawire.roof.logs import FORMATS, LEVELS, configure_logging
 from parawire.roof.scope_options import scope_options, scope_values
 from parawire.roof.stages import PIPELINE, STAGES, stage_named
-from parawire.stage import Stage
+from parawire.stage import Stage, describe
 
 log = logging.getLogger("parawire")
 _CONFIG, _LEVEL, _FORMAT = "parawire.config_file", "parawire.log_level", "parawire.log_format"
 
 
 class _Cli(click.Group):
-    """Turns ParawireError into one line on stderr and exit code 1, Ctrl-C into exit 130."""
+    """Turns ParawireError, and an error of the disk or the store (full, gone), into one
+    line on stderr and exit code 1; Ctrl-C (or SIGTERM) into exit 130."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except ParawireError as exc:
             click.echo(f"parawire: error: {exc}", err=True)
+            ctx.exit(1)
+        except (OSError, DBAPIError) as exc:
+            click.echo(f"parawire: error: {describe(exc)}", err=True)
             ctx.exit(1)
         except KeyboardInterrupt:
             click.echo("parawire: interrupted", err=True)
@@ -86,6 +93,13 @@ def _echo(data: Any) -> None:
 @click.version_option(package_name="parawire", prog_name="parawire")
 def main() -> None:
     """parawire: paraphrase corpora mined from the news."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminated)
+
+
+def _terminated(signum: int, _frame: object) -> None:
+    """SIGTERM stops a command as Ctrl-C does, so its run is recorded as interrupted."""
+    raise Terminated(signal.Signals(signum).name)
 
 
 def _stage_command(stage: Stage, cls: type[click.Command] = click.Command) -> click.Command:
@@ -234,6 +248,22 @@ def status(ctx: click.Context) -> None:
     from parawire.roof.status import status_report
 
     click.echo(status_report(_settings(ctx)))
+
+
+@main.group()
+def store() -> None:
+    """The store: checks."""
+
+
+@store.command()
+@click.pass_context
+def check(ctx: click.Context) -> None:
+    """Check the whole store for damage (SQLite: integrity_check, reading every page)."""
+    from parawire.store import Store
+
+    settings = _settings(ctx)
+    for line in Store(settings.store_url).check():
+        click.echo(line)
 
 
 @main.command()

@@ -2,20 +2,49 @@
 
 from __future__ import annotations
 
+import logging
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import date
 from typing import Any
 
 from celery import Celery, Signature
+from celery.exceptions import TimeoutError as CeleryTimeout
+from kombu.exceptions import KombuError
+from redis.exceptions import RedisError
 from tqdm import tqdm
 
 from parawire.config import Settings
 from parawire.crawler import load_sources, sources_path
+from parawire.errors import ParawireError
 from parawire.roof.stages import PIPELINE, stage_named
 from parawire.roof.tasks import DAILY_TASK, create_app, open_split, task_name
-from parawire.stage import Counts, Scope
+from parawire.stage import Counts, Scope, Stage, describe
 from parawire.store import store_of
+
+log = logging.getLogger(__name__)
+# How often a client waiting for a split run on workers looks at the run's progress.
+POLL_SECONDS = 1.0
+# Connection attempts before a client says the broker cannot be reached.
+BROKER_RETRIES = 3
+
+
+def _safe(url: str) -> str:
+    """A URL without its password."""
+    from kombu.utils.url import maybe_sanitize_url
+
+    return str(maybe_sanitize_url(url))
+
+
+def _connection_error(exc: BaseException | None) -> BaseException | None:
+    """The broker connection error behind `exc` (itself, or what it was raised from)."""
+    while exc is not None:
+        if isinstance(exc, KombuError | RedisError):
+            return exc
+        exc = exc.__cause__ or (None if exc.__suppress_context__ else exc.__context__)
+    return None
 
 
 def _wait(result: Any) -> Any:
@@ -35,6 +64,11 @@ class Pipeline:
         (to workers, or here in eager mode) with a progress bar fed by the store."""
         stage = stage_named(name)
         parsed = stage.scope.parse(scope).for_caller(self.settings)
+        self.check_broker()
+        with self._broker_errors():
+            return self._run(stage, parsed)
+
+    def _run(self, stage: Stage, parsed: Scope) -> Counts:
         if stage.parts is None:
             task = self.app.tasks[task_name(stage)]
             if stage.watch is None:
@@ -47,8 +81,74 @@ class Pipeline:
             return outcome
         done = stage.parts.done
         with _Progress(lambda: done(self.settings, opened.run_id), opened.total, stage.name,
-                       opened.unit):
-            return _wait(outcome.apply_async())
+                       opened.unit), stage.parts.stopping(self.settings, opened.run_id), \
+                self._broker_errors():
+            if self.app.conf.task_always_eager:
+                return _wait(outcome.apply_async())
+            return self._await_split(stage, parsed, opened.run_id, outcome)
+
+    def check_broker(self) -> None:
+        """With workers, make sure the broker and the result backend answer (a few tries,
+        then one line naming the URL: down, refusing, or a wrong password)."""
+        if self.app.conf.task_always_eager:
+            return
+        try:
+            with self.app.connection_for_write() as connection:
+                connection.ensure_connection(max_retries=BROKER_RETRIES, interval_start=0.5,
+                                             interval_step=0.5, interval_max=2, timeout=5)
+            client = getattr(self.app.backend, "client", None)
+            if client is not None and hasattr(client, "ping"):
+                client.ping()
+        except Exception as exc:
+            raise ParawireError(f"cannot reach the broker {_safe(self.settings.broker.url)}: "
+                                f"{describe(exc)}") from None
+
+    @contextmanager
+    def _broker_errors(self) -> Iterator[None]:
+        """The broker or result backend lost while a stage runs on workers: one line (Celery
+        may wrap the connection error, e.g. in its result backend's "must be restarted")."""
+        try:
+            yield
+        except Exception as exc:
+            lost = _connection_error(exc)
+            if self.app.conf.task_always_eager or lost is None:
+                raise
+            raise ParawireError(f"lost the broker {_safe(self.settings.broker.url)}: "
+                                f"{describe(lost)}; the run resumes when the command is run "
+                                "again") from None
+
+    def _await_split(self, stage: Stage, scope: Scope, run_id: int, workflow: Signature) -> Counts:
+        """Wait for a split run on workers. When no part finishes for broker.stall_timeout
+        seconds (a worker died with its tasks), the run's pending parts are sent again (the
+        next time after twice as long, until a part finishes: workers that are merely slow
+        to start are not flooded with copies), or
+        the run is closed here when none is left; after broker.wait_timeout seconds without
+        progress the wait ends with one line."""
+        assert stage.parts is not None
+        broker = self.settings.broker
+        result = workflow.apply_async()
+        progress, moved = stage.parts.done(self.settings, run_id), time.monotonic()
+        sent, stall = moved, broker.stall_timeout
+        while True:
+            try:
+                return result.get(timeout=POLL_SECONDS, disable_sync_subtasks=False)
+            except CeleryTimeout:
+                pass
+            now, done = time.monotonic(), stage.parts.done(self.settings, run_id)
+            if done != progress:
+                progress, moved, stall = done, now, broker.stall_timeout
+            elif now - moved >= broker.wait_timeout:
+                raise ParawireError(
+                    f"{stage.name} run {run_id}: no progress for {now - moved:.0f} s "
+                    f"(broker.wait_timeout); are workers running for {_safe(broker.url)}? "
+                    "Run the command again to resume the run")
+            elif now - max(moved, sent) >= stall:
+                opened, outcome = open_split(self.app, self.settings, stage, scope)
+                if not isinstance(outcome, Signature):
+                    return outcome
+                log.warning("%s run %d: no progress for %.0f s; sending its %d pending %ss "
+                            "again", stage.name, run_id, now - moved, opened.total, opened.unit)
+                result, sent, stall = outcome.apply_async(), now, 2 * stall
 
     def run_all(self, scopes: dict[str, Scope | dict[str, Any]]) -> dict[str, Counts]:
         """crawl → annotate → index → align → export, each with its scope (export takes the

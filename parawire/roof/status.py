@@ -5,6 +5,7 @@ from __future__ import annotations
 from parawire.config import Settings
 from parawire.errors import ParawireError
 from parawire.indexer import open_index
+from parawire.records import Run
 from parawire.store import open_store
 
 
@@ -31,12 +32,17 @@ def status_report(settings: Settings) -> str:
     for run in store.crawl_runs(limit=5):
         window = f"{run.parameters.get('since')}..{run.parameters.get('until')}"
         shown = ", ".join(f"{k} {v}" for k, v in sorted(run.counts.items()))
-        lines.append(f"  #{run.id} {run.status} {window} {run.started_at:%Y-%m-%d %H:%M} {shown}")
+        lines.append(f"  #{run.id} {_state(run)} {window} {run.started_at:%Y-%m-%d %H:%M} {shown}")
     lines.append("alignment runs:")
     for run in store.alignment_runs(limit=5):
         shown = ", ".join(f"{k} {v}" for k, v in sorted(run.counts.items())
                           if k != "references_selected")
         done = store.count_done_references(run.id) if run.id is not None else 0
         selected = run.counts.get("references_selected", done)
-        lines.append(f"  #{run.id} {run.status} references done {done} of {selected}; {shown}")
+        lines.append(f"  #{run.id} {_state(run)} references done {done} of {selected}; {shown}")
     return "\n".join(lines)
+
+
+def _state(run: Run) -> str:
+    """A run's state, with the reason when it failed or was interrupted."""
+    return f"{run.status} ({run.reason})" if run.reason else run.status

@@ -80,7 +80,8 @@ def _register(app: Celery, settings: Settings, stage: Stage) -> None:
 
     @app.task(name=task_name(stage, "part"), shared=False)
     def part(run_id: int, payload: Any) -> Counts:
-        return parts.part(settings, run_id, payload)
+        with parts.stopping(settings, run_id):  # a failure on a worker is recorded on the run
+            return parts.part(settings, run_id, payload)
 
     @app.task(name=task_name(stage, "close"), shared=False)
     def close(counts: list[Counts], run_id: int) -> Counts:

@@ -3,6 +3,7 @@
 from functools import lru_cache
 
 from parawire.config import Settings
+from parawire.store.alignment import BatchOverlap
 from parawire.store.store import Store, open_store
 
 
@@ -16,4 +17,4 @@ def _store(url: str) -> Store:
     return open_store(url)
 
 
-__all__ = ["Store", "open_store", "store_of"]
+__all__ = ["BatchOverlap", "Store", "open_store", "store_of"]

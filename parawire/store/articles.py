@@ -32,14 +32,19 @@ class ArticleQueries(StoreBase):
                 )
             ).inserted_primary_key[0]
 
-    def finish_crawl_run(self, run_id: int, counts: dict[str, int], status: str = "finished") -> None:
-        """Close a crawl run with its counts."""
+    def finish_crawl_run(self, run_id: int, counts: dict[str, int], status: str = "finished",
+                         reason: str = "") -> None:
+        """Close a crawl run with its counts, and the reason when it did not finish."""
         with self.engine.begin() as conn:
             conn.execute(
                 schema.crawl_runs.update()
                 .where(schema.crawl_runs.c.id == run_id)
-                .values(finished_at=now(), status=status, counts=counts)
+                .values(finished_at=now(), status=status, counts=counts, reason=reason or None)
             )
+
+    def stop_crawl_run(self, run_id: int, status: str, reason: str) -> None:
+        """End a running crawl run as "interrupted" or "failed", with the reason."""
+        self._stop_run(schema.crawl_runs, run_id, status, reason)
 
     def crawl_run(self, run_id: int) -> CrawlRun | None:
         """One crawl run by id."""

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import hashlib
+import random
+import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from parawire.records import Run
 from parawire.store.rows import run_record
 
 T = TypeVar("T")
 RunT = TypeVar("RunT", bound=Run)
+# PostgreSQL's deadlock_detected and serialization_failure: the transaction can be retried.
+RETRYABLE_SQLSTATES = frozenset({"40P01", "40001"})
+TRANSACTION_ATTEMPTS = 6
 
 
 def now() -> datetime:
@@ -50,6 +56,36 @@ class StoreBase:
                 return
             last_id = rows[-1].id
             yield [convert(row) for row in rows]
+
+    def _transaction(self, work: Callable[[Connection], T]) -> T:
+        """Run `work` in one transaction, retried (a bounded number of times, after a short
+        random pause) when PostgreSQL chose it as a deadlock or serialization victim."""
+        for attempt in range(1, TRANSACTION_ATTEMPTS + 1):
+            try:
+                with self.engine.begin() as conn:
+                    return work(conn)
+            except sa.exc.DBAPIError as exc:
+                code = getattr(exc.orig, "sqlstate", None)
+                if code not in RETRYABLE_SQLSTATES or attempt == TRANSACTION_ATTEMPTS:
+                    raise
+                time.sleep(random.uniform(0.01, 0.05) * 2 ** attempt)
+        raise AssertionError("unreachable")
+
+    def _lock(self, conn: Connection, key: str) -> None:
+        """Serialise the rest of this transaction with every other one taking the same key:
+        an advisory lock on PostgreSQL, SQLite's write lock (taken by a write that changes
+        nothing) elsewhere."""
+        if self.engine.dialect.name == "postgresql":
+            number = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
+            conn.execute(sa.select(sa.func.pg_advisory_xact_lock(number)))
+        else:
+            conn.execute(sa.text("UPDATE alignment_runs SET status = status WHERE 0"))
+
+    def _stop_run(self, table: sa.Table, run_id: int, status: str, reason: str) -> None:
+        """End a run that is still running as interrupted or failed, with the reason."""
+        with self.engine.begin() as conn:
+            conn.execute(table.update().where(table.c.id == run_id, table.c.status == "running")
+                         .values(status=status, reason=reason, finished_at=now()))
 
     def _run_by_id(self, table: sa.Table, cls: type[RunT], run_id: int) -> RunT | None:
         with self.engine.connect() as conn:

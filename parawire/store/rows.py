@@ -47,7 +47,7 @@ def run_record(cls: type[RunT], row: Any) -> RunT:
     """A crawl or alignment run from its row."""
     return cls(
         id=row.id, parameters=row.parameters, status=row.status, started_at=row.started_at,
-        finished_at=row.finished_at, counts=row.counts,
+        finished_at=row.finished_at, counts=row.counts, reason=row.reason or "",
     )
 
 

@@ -31,6 +31,8 @@ crawl_runs = Table(
     Column("status", String(32), nullable=False),
     Column("parameters", JSON, nullable=False),
     Column("counts", JSON, nullable=False),
+    # Why a run failed or was interrupted (empty while running and once finished).
+    Column("reason", Text),
 )
 
 articles = Table(
@@ -91,6 +93,7 @@ alignment_runs = Table(
     Column("finished_at", DateTime),
     Column("status", String(32), nullable=False),
     Column("counts", JSON, nullable=False),
+    Column("reason", Text),
 )
 
 alignment_references = Table(
@@ -98,6 +101,16 @@ alignment_references = Table(
     metadata,
     Column("run_id", Integer, ForeignKey("alignment_runs.id"), primary_key=True),
     Column("sentence_id", Integer, ForeignKey("sentences.id"), primary_key=True),
+)
+
+# The counts of each stored batch of an alignment run (keyed by its first reference), written
+# with the batch's pairs: a run's counts are their sum.
+alignment_batches = Table(
+    "alignment_batches",
+    metadata,
+    Column("run_id", Integer, ForeignKey("alignment_runs.id"), primary_key=True),
+    Column("first_reference_id", Integer, primary_key=True),
+    Column("counts", JSON, nullable=False),
 )
 
 pairs = Table(

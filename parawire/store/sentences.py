@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 from datetime import date
 
 import sqlalchemy as sa
+from sqlalchemy.engine import Connection
 
 from parawire.records import CollocationCounts, Sentence, SentenceNouns
 from parawire.store import schema
@@ -17,19 +18,29 @@ class SentenceQueries(CollocationQueries):
     """Annotated sentences (with the collocation counts kept over them)."""
 
     def save_annotations(self, article_id: int, sentences: list[Sentence],
-                         counts: CollocationCounts | None = None) -> None:
+                         counts: CollocationCounts | None = None, *,
+                         pending_only: bool = False) -> bool:
         """Store an article's sentences and mark it annotated, in one transaction; with
-        `counts` (its sentences' collocation counts), add them to its language's counts."""
-        with self.engine.begin() as conn:
+        `counts` (its sentences' collocation counts), add them to its language's counts.
+        With `pending_only`, an article that another process annotated meanwhile is left as
+        it is and False returned, so two annotate runs at once store nothing twice."""
+        articles = schema.articles
+
+        def save(conn: Connection) -> bool:
+            if pending_only:
+                self._lock(conn, f"article:{article_id}")
+                if conn.execute(sa.select(articles.c.annotated)
+                                .where(articles.c.id == article_id)).scalar_one():
+                    return False
             self._recount(conn, article_id, counts)
             conn.execute(schema.sentences.delete().where(schema.sentences.c.article_id == article_id))
             if sentences:
                 conn.execute(schema.sentences.insert(), [sentence_values(s) for s in sentences])
-            conn.execute(
-                schema.articles.update()
-                .where(schema.articles.c.id == article_id)
-                .values(annotated=True, collocations_counted=counts is not None)
-            )
+            conn.execute(articles.update().where(articles.c.id == article_id)
+                         .values(annotated=True, collocations_counted=counts is not None))
+            return True
+
+        return self._transaction(save)
 
     def iter_sentences(self, after_id: int = 0, batch_size: int = 2000,
                        language: str | None = None) -> Iterator[list[Sentence]]:

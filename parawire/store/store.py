@@ -8,7 +8,7 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config as AlembicConfig
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DatabaseError, OperationalError
 
 from parawire.errors import ParawireError
 from parawire.store.alignment import AlignmentQueries
@@ -21,8 +21,11 @@ ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
 
 
 def open_store(url: str) -> Store:
-    """Connect to the store at `url` and bring its schema up to date."""
+    """Connect to the store at `url`, check that a SQLite file is not damaged (a quick
+    check), and bring its schema up to date."""
     store = Store(url)
+    if store.engine.dialect.name == "sqlite":
+        store.check(quick=True)
     store.migrate()
     return store
 
@@ -51,6 +54,37 @@ class Store(ArticleQueries, AlignmentQueries, ReviewQueries, OverviewQueries, Pa
         except OperationalError as exc:
             reason = str(exc.orig).strip().splitlines()[0]
             raise ParawireError(f"cannot reach the store at {self._safe_url()}: {reason}") from None
+        except DatabaseError as exc:
+            raise self._damaged(str(exc.orig).strip().splitlines()[0]) from None
+
+    def check(self, quick: bool = False) -> list[str]:
+        """Check the store's integrity: SQLite's integrity_check (quick_check when `quick`),
+        which reads every page; on PostgreSQL (which checks its own pages as it reads them)
+        every table is read through. Returns what was checked; damage raises one line."""
+        if self.engine.dialect.name != "sqlite":
+            with self.engine.connect() as conn:
+                tables = [name for name in sa.inspect(conn).get_table_names()]
+                for name in tables:
+                    conn.execute(sa.text(f'SELECT count(*) FROM "{name}"')).scalar_one()
+            return [f"{len(tables)} tables read through"]
+        pragma = "quick_check" if quick else "integrity_check"
+        try:
+            with self.engine.connect() as conn:
+                found = [row[0] for row in conn.exec_driver_sql(f"PRAGMA {pragma}")]
+        except OperationalError as exc:
+            reason = str(exc.orig).strip().splitlines()[0]
+            raise ParawireError(f"cannot reach the store at {self._safe_url()}: {reason}") from None
+        except DatabaseError as exc:
+            raise self._damaged(str(exc.orig).strip().splitlines()[0]) from None
+        if found != ["ok"]:
+            raise self._damaged(f"{pragma}: {found[0]}"
+                                + (f" (and {len(found) - 1} more problems)" if found[1:] else ""))
+        return [f"{pragma}: ok"]
+
+    def _damaged(self, reason: str) -> ParawireError:
+        return ParawireError(
+            f"the store {self._safe_url()} is damaged ({reason}): restore it from a backup, "
+            "or move the file aside to start a new store")
 
     def _safe_url(self) -> str:
         return self.engine.url.render_as_string(hide_password=True)

@@ -1,107 +1,127 @@
-"""Kill a real Celery worker mid-run: a new worker finishes the run with exactly the pairs
-an uninterrupted run gives."""
+"""Kill real Celery workers mid-run: the waiting client finishes the run by itself with
+exactly the pairs, scores and counts an uninterrupted run gives."""
 
 from __future__ import annotations
 
+import contextlib
 import os
-import random
 import signal
-import subprocess
-import sys
 import threading
 import time
-from datetime import date, timedelta
 
 import pytest
 
 from parawire.config import load_settings
-from parawire.records import Article
 from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
-from tests.conftest import ROOT
-from tests.factories import make_sentence
+from tests.factories import store_synthetic_groups as fill
+from tests.workers import children, fresh_database, start_worker, stop_worker
 
-NAMES = [f"name {i}" for i in range(60)]
-NOUNS = [f"noun{i}" for i in range(120)]
-
-
-def fill(settings, articles: int = 1500) -> None:
-    """Synthetic annotated articles: groups that share names and most nouns."""
-    rng = random.Random(5)
-    store = store_of(settings)
-    for n in range(articles):
-        group = n // 4
-        grng = random.Random(group)
-        pn, cn = grng.sample(NAMES, 3), grng.sample(NOUNS, 4)
-        cn = [c for c in cn if rng.random() > 0.2] + rng.sample(NOUNS, 1)
-        day = date(2026, 3, 1) + timedelta(days=group % 9)
-        article = Article(url=f"http://syn.test/{n}", source=f"outlet-{n % 4}", language="en",
-                          title=f"t{n}", text=f"text {n}", published=day,
-                          content_hash=f"{n:064d}")
-        store.add_article(article)
-        store.save_annotations(article.id, [
-            make_sentence(None, article.id, pn, cn, published=day, source=article.source,
-                          text=f"{n} " + " ".join(pn + cn)),
-        ])
+# Synthetic articles of the runs that kill workers.
+ARTICLES = 600
 
 
-def start_worker(env):
-    return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "parawire.roof.celery_app", "worker", "--pool=solo",
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
+def pair_rows(settings, run_id):
+    return sorted((p.input_sentence_id, p.target_sentence_id, round(p.score, 9),
+                   round(p.raw_score, 6)) for p in store_of(settings).pairs(run_id))
 
 
-def pair_keys(settings, run_id):
-    return {(p.input_sentence_id, p.target_sentence_id) for p in store_of(settings).pairs(run_id)}
+def wait_for(condition, seconds: float = 120) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return False
 
 
 @pytest.mark.timeout(400)
-def test_killed_worker_run_finishes_with_the_uninterrupted_pairs(tmp_path, monkeypatch,
-                                                                  redis_url):
+def test_killed_workers_leave_a_client_that_finishes_with_the_uninterrupted_pairs(
+        tmp_path, monkeypatch, caplog, redis_url, postgres_url):
+    """kill -9 of a pool process, then of a whole worker, mid-alignment on PostgreSQL: the
+    waiting client finishes by itself (no restart, no re-run, the default visibility
+    timeout), with the pairs, scores and counts of an uninterrupted eager run."""
     monkeypatch.setenv("PARAWIRE_DATA_DIR", str(tmp_path / "remote"))
     monkeypatch.setenv("PARAWIRE_BROKER__URL", redis_url + "/1")
-    monkeypatch.setenv("PARAWIRE_BROKER__VISIBILITY_TIMEOUT", "3")
+    monkeypatch.setenv("PARAWIRE_BROKER__STALL_TIMEOUT", "4")
     monkeypatch.setenv("PARAWIRE_ALIGN__BATCH_SIZE", "10")
-    remote = load_settings()
-    fill(remote)
-    store = store_of(remote)
-    env = dict(os.environ)
-    worker = start_worker(env)
-    try:
-        run_stage(remote, "index")
-        outcome: dict = {}
-        runner = threading.Thread(target=lambda: outcome.update(run_stage(remote, "align")))
-        runner.start()
-        run = None
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            runs = store.alignment_runs(limit=1)
-            if runs and 0 < len(store.done_references(runs[0].id)) < 300:
-                run = runs[0]
-                break
-            time.sleep(0.01)
-        assert run is not None, "the run never started on the worker"
-        worker.send_signal(signal.SIGKILL)
-        worker.wait()
-        interrupted_at = len(store.done_references(run.id))
-        assert store.alignment_run(run.id).status == "running"
-        worker = start_worker(env)
-        runner.join(timeout=300)
-        assert not runner.is_alive(), "the run did not finish after the worker restarted"
-    finally:
-        worker.terminate()
-        worker.wait(timeout=30)
-    assert interrupted_at < outcome["references_done"]
-    assert store.alignment_run(run.id).status == "finished"
+    with fresh_database(postgres_url) as url:
+        monkeypatch.setenv("PARAWIRE_STORE__URL", url)
+        remote = load_settings()
+        fill(remote, ARTICLES)
+        store = store_of(remote)
+        env = dict(os.environ)
+        first, second = start_worker(env, hostname="w1"), start_worker(env, hostname="w2")
+        try:
+            run_stage(remote, "index")
+            outcome: dict = {}
+            client = threading.Thread(target=lambda: outcome.update(run_stage(remote, "align")))
+            client.start()
+
+            def done() -> int:
+                runs = store.alignment_runs(limit=1)
+                return store.count_done_references(runs[0].id) if runs else 0
+
+            assert wait_for(lambda: done() > 0), "the run never started on the workers"
+            pool = children(second.pid)
+            assert pool, "the worker has no pool processes"
+            os.kill(pool[0], signal.SIGKILL)  # a pool process, mid-batch
+            at_first_kill = done()
+            assert wait_for(lambda: done() > at_first_kill + 20)
+            first.send_signal(signal.SIGKILL)  # a whole worker, with the batch it holds
+            first.wait()
+            client.join(timeout=300)
+            assert not client.is_alive(), "the client did not finish by itself"
+        finally:
+            for worker in (first, second):
+                stop_worker(worker)
+        run = store.alignment_runs(limit=1)[0]
+        remote_pairs = pair_rows(remote, run.id)
+        store.engine.dispose()
 
     monkeypatch.setenv("PARAWIRE_DATA_DIR", str(tmp_path / "eager"))
     monkeypatch.delenv("PARAWIRE_BROKER__URL")
+    monkeypatch.delenv("PARAWIRE_STORE__URL")
     eager = load_settings()
-    fill(eager)
+    fill(eager, ARTICLES)
     run_stage(eager, "index")
     uninterrupted = run_stage(eager, "align")
-    assert pair_keys(remote, run.id) == pair_keys(eager, uninterrupted["run_id"])
-    assert outcome["pairs"] == uninterrupted["pairs"] > 0
-    assert outcome["references_done"] == uninterrupted["references_done"]
+    assert (run.status, run.reason) == ("finished", "")
+    assert "pending references again" in caplog.text  # the lost batches were sent again
+    assert remote_pairs == pair_rows(eager, uninterrupted["run_id"])
+    assert {**outcome, "run_id": 0} == {**uninterrupted, "run_id": 0}
+    assert run.counts == {k: v for k, v in outcome.items() if k != "run_id"}
+    assert outcome["pairs"] == len(remote_pairs) > 0
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_two_aligns_at_once_share_one_run_without_duplicates(tmp_path, monkeypatch, backend,
+                                                             request):
+    monkeypatch.setenv("PARAWIRE_ALIGN__BATCH_SIZE", "5")
+    with contextlib.ExitStack() as stack:
+        if backend == "postgresql":
+            url = stack.enter_context(fresh_database(request.getfixturevalue("postgres_url")))
+            monkeypatch.setenv("PARAWIRE_STORE__URL", url)
+        settings = load_settings()
+        fill(settings, 200)
+        run_stage(settings, "index")
+        barrier = threading.Barrier(2)
+        outcomes: list[dict] = []
+
+        def align() -> None:
+            barrier.wait()
+            outcomes.append(run_stage(settings, "align"))
+
+        clients = [threading.Thread(target=align) for _ in range(2)]
+        for client in clients:
+            client.start()
+        for client in clients:
+            client.join(timeout=120)
+        store = store_of(settings)
+        runs = store.alignment_runs()
+        keys = [(p.input_sentence_id, p.target_sentence_id) for p in store.pairs(runs[0].id)]
+        store.engine.dispose()
+    assert len(runs) == 1 and len(outcomes) == 2
+    assert len(keys) == len(set(keys)) == outcomes[0]["pairs"] == outcomes[1]["pairs"] > 0
+    assert outcomes[0]["references_done"] == outcomes[0]["references"]
+    assert runs[0].counts == {k: v for k, v in outcomes[1].items() if k != "run_id"}

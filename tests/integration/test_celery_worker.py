@@ -1,27 +1,18 @@
-"""Stages run by a real Celery worker over redis-server give what eager mode gives."""
+"""Stages run by a real Celery worker over redis-server, started as production starts it
+(the default prefork pool), give what eager mode gives: the crawl of the demo site included."""
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
 
 from parawire.config import load_settings
+from parawire.demo import date_range, serve_demo, sources_toml
 from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
 from tests.factories import store_demo_articles
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def _worker(env: dict[str, str], log, cwd: str = ROOT) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "parawire.roof.celery_app", "worker", "--pool=solo",
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"],
-        cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT, text=True,
-    )
+from tests.workers import start_worker, stop_worker
 
 
 def _pair_texts(settings, run_id):
@@ -30,20 +21,19 @@ def _pair_texts(settings, run_id):
 
 
 @pytest.mark.timeout(300)
-def test_worker_runs_stages_like_eager_mode(tmp_path, monkeypatch, redis_url):
+def test_prefork_worker_runs_stages_like_eager_mode(tmp_path, monkeypatch, redis_url):
     monkeypatch.setenv("PARAWIRE_DATA_DIR", str(tmp_path / "worker"))
     monkeypatch.setenv("PARAWIRE_BROKER__URL", redis_url + "/0")
     remote = load_settings()
     store_demo_articles(store_of(remote))
     with open(tmp_path / "worker.log", "w") as log:
-        worker = _worker(dict(os.environ), log)
+        worker = start_worker(dict(os.environ), log)
         try:
             annotated = run_stage(remote, "annotate")
             indexed = run_stage(remote, "index")
             aligned = run_stage(remote, "align")
         finally:
-            worker.terminate()
-            worker.wait(timeout=30)
+            stop_worker(worker)
     output = (tmp_path / "worker.log").read_text()
     assert annotated["articles"] > 0, output
     assert indexed["indexed"] == store_of(remote).counts()["sentences"]
@@ -57,6 +47,35 @@ def test_worker_runs_stages_like_eager_mode(tmp_path, monkeypatch, redis_url):
     run_stage(eager, "index")
     eager_run = run_stage(eager, "align")
     assert _pair_texts(eager, eager_run["run_id"]) == _pair_texts(remote, aligned["run_id"])
+
+
+@pytest.mark.timeout(300)
+def test_prefork_worker_crawls_the_demo_site(tmp_path, monkeypatch, redis_url):
+    monkeypatch.setenv("PARAWIRE_DATA_DIR", str(tmp_path / "worker"))
+    monkeypatch.setenv("PARAWIRE_BROKER__URL", redis_url + "/2")
+    monkeypatch.setenv("PARAWIRE_CRAWL__OBEY_ROBOTS", "false")
+    first, last = date_range()
+    with serve_demo() as base, open(tmp_path / "worker.log", "w") as log:
+        sources = tmp_path / "sources.toml"
+        sources.write_text(sources_toml(base))
+        worker = start_worker(dict(os.environ), log)
+        try:
+            remote = load_settings()
+            crawled = run_stage(remote, "crawl", since=first.date(), until=last.date(),
+                                sources=str(sources))
+        finally:
+            stop_worker(worker)
+        monkeypatch.setenv("PARAWIRE_DATA_DIR", str(tmp_path / "eager"))
+        monkeypatch.delenv("PARAWIRE_BROKER__URL")
+        eager = load_settings()
+        in_process = run_stage(eager, "crawl", since=first.date(), until=last.date(),
+                               sources=str(sources))
+    assert crawled["stored"] == in_process["stored"] > 0, (tmp_path / "worker.log").read_text()
+    (run,) = store_of(remote).crawl_runs()
+    assert (run.status, run.reason) == ("finished", "")
+    titles = sorted(a.title for batch in store_of(remote).articles_to_annotate() for a in batch)
+    assert titles == sorted(a.title for batch in store_of(eager).articles_to_annotate()
+                            for a in batch)
 
 
 @pytest.mark.timeout(300)
@@ -76,13 +95,12 @@ def test_worker_writes_exports_where_the_command_ran(tmp_path, monkeypatch, redi
     monkeypatch.setenv("PARAWIRE_BROKER__URL", redis_url + "/1")
     remote = load_settings()
     with open(tmp_path / "worker.log", "w") as log:
-        worker = _worker(dict(os.environ), log, cwd=str(elsewhere))
+        worker = start_worker(dict(os.environ), log, cwd=elsewhere)
         try:
             given = run_stage(remote, "export", out="corpus-x")
             default = run_stage(remote, "export", format="tsv")
         finally:
-            worker.terminate()
-            worker.wait(timeout=30)
+            stop_worker(worker)
     output = (tmp_path / "worker.log").read_text()
     assert given["path"] == str(caller / "corpus-x"), output
     assert (caller / "corpus-x" / "train.jsonl").is_file()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import Counter
-from datetime import date
+from datetime import date, datetime
 
 import pytest
 import sqlalchemy as sa
@@ -19,7 +19,7 @@ from parawire.records import (
     FingerprintMatch,
     Pair,
 )
-from parawire.store import Store, open_store
+from parawire.store import BatchOverlap, Store, open_store
 from parawire.textnorm import content_hash
 from tests.factories import make_sentence
 
@@ -97,11 +97,17 @@ def test_alignment_run_is_resumed_and_pairs_are_not_doubled(store):
     store.save_annotations(a2.id, [make_sentence(None, a2.id, ["x"], ["y"])])
     s1, s2 = [s.id for batch in store.iter_sentences() for s in batch]
     run = store.find_or_start_alignment_run("key-1", {"beta": 0.7})
-    pair = Pair(run.id, s1, s2, 1.0, 3.2, 1, 1)
-    store.record_references(run.id, [s1], [pair])
-    store.record_references(run.id, [s1, s2], [pair])
+    pair = Pair(run.id, s1, s2, 0.8, 3.2, 1, 1)
+    store.record_references(run.id, [s1], [pair], {"references": 1, "pairs_built": 1})
+    better = Pair(run.id, s1, s2, 1.0, 3.0, 1, 1)
+    with pytest.raises(BatchOverlap):  # s1 is stored already: the batch stores nothing
+        store.record_references(run.id, [s2, s1], [better], {"references": 2})
+    assert store.done_references(run.id) == {s1}
+    store.record_references(run.id, [s2], [better, pair], {"references": 1, "pairs_built": 2})
     assert store.done_references(run.id) == {s1, s2}
-    assert store.pairs(run.id) == [pair]
+    assert store.done_references(run.id, among=[s2, 999]) == {s2}
+    assert store.pairs(run.id) == [better]  # found twice: the higher score is kept
+    assert store.stored_batch_counts(run.id) == {"references": 2, "pairs_built": 3}
     store.finish_alignment_run(run.id, {"pairs": 1})
     again = store.find_or_start_alignment_run("key-1", {"beta": 0.7})
     assert again.id == run.id and again.status == "running"
@@ -268,3 +274,38 @@ def test_collocation_counts_grow_with_annotations_and_cover_each_article_once(st
     assert store.collocation_counts("en") == _counts("red sox", [("red", "sox")])
     assert [ids for ids, _ in store.uncounted_sentences("en")] == [[second.id]]
     assert store.collocation_counts("fr") == _counts("agent libre", [("agent", "libre")])
+
+
+def test_two_clients_starting_the_same_alignment_run_share_it(store):
+    from parawire.store import schema
+
+    table = schema.alignment_runs
+    started: list[int] = []
+    client = open_store(store.url)
+    with store.engine.begin() as conn:  # a client in the middle of starting the run
+        store._lock(conn, "alignment-run:key-1")
+        other = threading.Thread(target=lambda: started.append(
+            client.find_or_start_alignment_run("key-1", {}).id))
+        other.start()
+        other.join(timeout=1)  # it waits for that client's transaction
+        assert not started
+        conn.execute(table.insert().values(run_key="key-1", parameters={}, counts={},
+                                           status="running", started_at=datetime(2026, 3, 1)))
+    other.join()
+    client.engine.dispose()
+    assert store.alignment_runs() == [store.alignment_run(started[0])]
+
+
+def test_a_run_stopped_keeps_its_reason_until_it_is_resumed(store):
+    run = store.find_or_start_alignment_run("key-1", {})
+    store.stop_alignment_run(run.id, "failed", "OSError: [Errno 28] No space left on device")
+    stopped = store.alignment_run(run.id)
+    assert (stopped.status, stopped.reason) == ("failed", "OSError: [Errno 28] No space left on device")
+    assert stopped.finished_at is not None
+    store.stop_alignment_run(run.id, "interrupted", "later")  # only a running run is stopped
+    assert store.alignment_run(run.id).reason.startswith("OSError")
+    resumed = store.find_or_start_alignment_run("key-1", {})
+    assert (resumed.id, resumed.status, resumed.reason) == (run.id, "running", "")
+    crawl = store.start_crawl_run({"since": "2026-03-01"})
+    store.stop_crawl_run(crawl, "interrupted", "SIGTERM")
+    assert (store.crawl_run(crawl).status, store.crawl_run(crawl).reason) == ("interrupted", "SIGTERM")

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from parawire.nlp.segment import passages
+from parawire.nlp.segment import MAX_PASSAGE_CHARS, over_long_passages, passages
 
 
 @pytest.fixture(scope="module")
@@ -54,3 +54,23 @@ def test_list_items_become_passages_without_their_markers(ecbplus):
     sentences = re.findall(r".+?[.!?](?=\s|$)", ecbplus["24_3ecbplus"])[:4]
     text = "\n".join([f"- {sentences[0]}", f"• {sentences[1]}", f"2) {sentences[2]} • {sentences[3]}"])
     assert passages(text) == [s.strip() for s in sentences]
+
+
+def test_a_paragraph_over_the_parser_limit_is_cut_at_sentence_ends():
+    sentence = "Mayor Zoë Ångström of Malmö opened the new harbour bridge on Tuesday. "
+    paragraph = sentence * (1_200_000 // len(sentence) + 1)
+    text = f"Short first paragraph.\n{paragraph}\nLast one."
+    pieces = passages(text)
+    assert pieces[0] == "Short first paragraph." and pieces[-1] == "Last one."
+    middle = pieces[1:-1]
+    assert all(len(p) <= MAX_PASSAGE_CHARS for p in middle) and len(middle) > 20
+    assert all(p.startswith("Mayor Zoë") and p.endswith("Tuesday.") for p in middle)
+    assert " ".join(middle) == paragraph.strip()
+    assert over_long_passages(text) == 1
+
+
+def test_a_paragraph_without_sentence_ends_is_cut_at_spaces_or_at_the_limit():
+    words = "word " * 30_000
+    assert all(len(p) <= MAX_PASSAGE_CHARS and not p.endswith(" ") for p in passages(words))
+    assert " ".join(passages(words)) == words.strip()
+    assert [len(p) for p in passages("x" * 120_000)] == [50_000, 50_000, 20_000]

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from parawire.config import load_settings
-from parawire.errors import ParawireError
+from parawire.errors import ParawireError, Terminated
 from parawire.roof import tasks
 from parawire.roof.cli import main
 from parawire.roof.scope_options import scope_options, scope_values
@@ -31,14 +31,40 @@ class ToyScope(Scope):
     hidden: bool = option(False, "Not on the command line.", cli=False)
 
 
-def _counting_parts(log: list) -> Parts[ToyScope]:
+def _counting_parts(log: list, fail_at: int = -1, error: BaseException | None = None,
+                    stops: list | None = None) -> Parts[ToyScope]:
+    def part(settings, run_id, part):
+        if part == fail_at:
+            raise error
+        log.append((run_id, part))
+        return {"done": 1}
+
     return Parts(
         open=lambda settings, scope: Opened(run_id=7, parts=list(range(scope.size)),
                                             total=scope.size, unit="item"),
-        part=lambda settings, run_id, part: log.append((run_id, part)) or {"done": 1},
+        part=part,
         close=lambda settings, run_id, counts: {"run_id": run_id,
                                                 "done": sum(c["done"] for c in counts)},
-        done=lambda settings, run_id: len(log))
+        done=lambda settings, run_id: len(log),
+        stop=lambda settings, run_id, status, reason: log.append((run_id, status, reason))
+        if stops is None else stops.append((run_id, status, reason)))
+
+
+@pytest.mark.parametrize(("error", "status", "reason"), [
+    (OSError(28, "No space left on device"), "failed", "OSError: [Errno 28] No space left on device"),
+    (ParawireError("index.url unreachable\nmore"), "failed", "index.url unreachable"),
+    (KeyboardInterrupt(), "interrupted", "SIGINT"),
+    (Terminated("SIGTERM"), "interrupted", "SIGTERM"),
+])
+def test_a_split_stage_that_cannot_go_on_records_how_it_ended(error, status, reason):
+    log: list = []
+    stops: list = []
+    stage = Stage(name="toy", summary="A toy.", scope=ToyScope,
+                  parts=_counting_parts(log, fail_at=2, error=error, stops=stops))
+    with pytest.raises(type(error)):
+        stage(load_settings(), {"size": 4})
+    assert log == [(7, 0), (7, 1)]
+    assert stops == [(7, status, reason)]
 
 
 def test_a_split_stage_called_here_runs_every_part_then_closes():
