@@ -50,6 +50,8 @@ class Scope(BaseModel):
         extra = info.json_schema_extra if info is not None else None
         if not isinstance(extra, dict) or not extra.get("cli", True):
             return field
+        if extra.get("argument"):
+            return field.upper()
         return str(extra.get("flag") or "--" + field.replace("_", "-")).split("/")[0]
 
     def to_json(self) -> dict[str, Any]:
@@ -58,11 +60,12 @@ class Scope(BaseModel):
 
 
 def option(default: Any = ..., help: str = "", *, flag: str | None = None, cli: bool = True,
-           **limits: Any) -> Any:
+           argument: bool = False, **limits: Any) -> Any:
     """A scope field: its default, its help text, and optionally the command-line flag
     (e.g. "--outlet", or "--a/--b" for a boolean) when it is not `--field-name`;
-    `cli=False` keeps it off the command line."""
-    extra = {"flag": flag, "cli": cli}
+    `cli=False` keeps it off the command line; `argument=True` makes it a positional
+    argument (a list field takes any number of them)."""
+    extra = {"flag": flag, "cli": cli, "argument": argument}
     return Field(default, description=help, json_schema_extra=extra, **limits)
 
 

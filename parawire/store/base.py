@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from parawire.records import Run
 from parawire.store.rows import run_record
@@ -26,6 +28,37 @@ class StoreBase:
     """The engine the query groups run on (set by Store) and helpers they share."""
 
     engine: Engine
+    _local: threading.local
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Make the writes inside (in this thread) one transaction: committed together at
+        the end, none of them on an error. Nested, it joins the open one."""
+        local = self._thread_state()
+        if getattr(local, "connection", None) is not None:
+            yield
+            return
+        with self.engine.begin() as conn:
+            local.connection = conn
+            try:
+                yield
+            finally:
+                local.connection = None
+
+    @contextmanager
+    def _begin(self) -> Iterator[Connection]:
+        """The open transaction's connection, or a transaction of its own."""
+        open_connection = getattr(self._thread_state(), "connection", None)
+        if open_connection is not None:
+            yield open_connection
+            return
+        with self.engine.begin() as conn:
+            yield conn
+
+    def _thread_state(self) -> threading.local:
+        if not hasattr(self, "_local"):
+            self._local = threading.local()
+        return self._local
 
     def _insert(self, table: sa.Table) -> Any:
         """An INSERT that can say what to do on a conflict (the dialect's own insert)."""
