@@ -56,12 +56,14 @@ def annotate_pending(settings: Settings, store: Store) -> dict[str, int]:
                         statistics[language] = _stored_statistics(settings, store, language)
                     added = list(statistics[language].learn_and_mark(
                         sentences for _, sentences in done))
-                for (article, sentences), article_counts in zip(done, added, strict=True):
-                    assert article.id is not None
-                    store.save_annotations(article.id, sentences, article_counts)
-                    counts["articles"] += 1
-                    counts["sentences"] += len(sentences)
-                    bar.update(1)
+                # One commit per batch, not per article (a killed run redoes one batch).
+                with store.transaction():
+                    for (article, sentences), article_counts in zip(done, added, strict=True):
+                        assert article.id is not None
+                        store.save_annotations(article.id, sentences, article_counts)
+                        counts["articles"] += 1
+                        counts["sentences"] += len(sentences)
+                bar.update(len(done))
     return dict(counts)
 
 

@@ -19,8 +19,9 @@ class SentenceQueries(CollocationQueries):
     def save_annotations(self, article_id: int, sentences: list[Sentence],
                          counts: CollocationCounts | None = None) -> None:
         """Store an article's sentences and mark it annotated, in one transaction; with
-        `counts` (its sentences' collocation counts), add them to its language's counts."""
-        with self.engine.begin() as conn:
+        `counts` (its sentences' collocation counts), add them to its language's counts;
+        inside `transaction()` it joins that transaction."""
+        with self._begin() as conn:
             self._recount(conn, article_id, counts)
             conn.execute(schema.sentences.delete().where(schema.sentences.c.article_id == article_id))
             if sentences:

@@ -268,3 +268,19 @@ def test_collocation_counts_grow_with_annotations_and_cover_each_article_once(st
     assert store.collocation_counts("en") == _counts("red sox", [("red", "sox")])
     assert [ids for ids, _ in store.uncounted_sentences("en")] == [[second.id]]
     assert store.collocation_counts("fr") == _counts("agent libre", [("agent", "libre")])
+
+
+def test_a_transaction_commits_its_writes_together_or_none_of_them(store):
+    with store.transaction():
+        assert store.add_article(article(1)) is ArticleOutcome.STORED
+        # Inside the transaction its own uncommitted rows are seen: no duplicate slips in.
+        assert store.add_article(article(1)) is ArticleOutcome.DUPLICATE_URL
+        store.save_annotations(1, [make_sentence(None, 1, ["x"], ["y"])])
+    assert store.counts()["articles"] == 1 and store.counts()["sentences"] == 1
+    with pytest.raises(RuntimeError), store.transaction():
+        store.add_article(article(2))
+        with store.transaction():  # a nested one joins the outer transaction
+            store.add_article(article(3))
+        raise RuntimeError("killed half way")
+    assert store.counts()["articles"] == 1
+    assert store.add_article(article(2)) is ArticleOutcome.STORED
