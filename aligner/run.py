@@ -111,7 +111,7 @@ def finish_run(store: Store, run_id: int, batch_counts: Iterable[dict[str, int]]
     totals: Counter[str] = Counter(run.counts)
     for counts in batch_counts:
         totals.update(counts)
-    totals["pairs"] = len(store.pairs(run_id))
+    totals["pairs"] = store.count_pairs(run_id)
     totals["references_done"] = store.count_done_references(run_id)
     totals["symmetric_duplicates"] = max(0, totals["pairs_built"] - totals["pairs"])
     store.finish_alignment_run(run_id, dict(totals))
