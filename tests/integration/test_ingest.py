@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fastapi.testclient import TestClient
 
 from parawire.config import load_settings
 from parawire.crawler import INGEST
 from parawire.crawler.ingest import run as ingest_run
+from parawire.dashboard import create_app
 from parawire.errors import ParawireError
 from parawire.roof.cli import main
 from parawire.store import store_of
@@ -107,6 +109,8 @@ def test_cli_takes_files_as_arguments_and_reports_bad_input_in_one_line(tmp_path
     assert json.loads(result.output)["stored"] == 2
     status = runner.invoke(main, ["status"])
     assert "ingest of 1 file(s)" in status.output and "stored 2" in status.output
+    page = TestClient(create_app(load_settings(), token="")).get("/crawl")
+    assert page.status_code == 200 and "ingest of 1 file(s)" in page.text
     missing = runner.invoke(main, ["ingest", str(tmp_path / "nope.jsonl")])
     assert missing.exit_code == 1
     assert missing.output.strip() == f"parawire: error: archive file not found: {tmp_path}/nope.jsonl"
