@@ -111,7 +111,7 @@ def finish_run(store: Store, run_id: int) -> dict[str, int]:
     totals = store.stored_batch_counts(run_id)
     if "references_selected" in run.counts:
         totals["references_selected"] = run.counts["references_selected"]
-    totals["pairs"] = len(store.pairs(run_id))
+    totals["pairs"] = store.count_pairs(run_id)
     totals["references_done"] = store.count_done_references(run_id)
     totals["symmetric_duplicates"] = max(0, totals["pairs_built"] - totals["pairs"])
     store.finish_alignment_run(run_id, dict(totals))

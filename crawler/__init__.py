@@ -2,6 +2,7 @@
 
 from parawire.crawler.dedup import store_article
 from parawire.crawler.extraction import Extracted, canonical_url, extract
+from parawire.crawler.ingest import INGEST, IngestScope, run_ingest
 from parawire.crawler.runner import run_crawl, sources_path
 from parawire.crawler.scope import CrawlScope
 from parawire.crawler.sources import Outlet, Sources, load_sources
@@ -9,6 +10,7 @@ from parawire.crawler.stage import CRAWL
 from parawire.crawler.topics import assign_topic
 
 __all__ = [
-    "CRAWL", "CrawlScope", "Extracted", "Outlet", "Sources", "assign_topic", "canonical_url",
-    "extract", "load_sources", "run_crawl", "sources_path", "store_article",
+    "CRAWL", "INGEST", "CrawlScope", "Extracted", "IngestScope", "Outlet", "Sources",
+    "assign_topic", "canonical_url", "extract", "load_sources", "run_crawl", "run_ingest",
+    "sources_path", "store_article",
 ]

@@ -6,6 +6,7 @@ import re
 import tomllib
 from datetime import date
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, HttpUrl, ValidationError, field_validator
@@ -77,11 +78,31 @@ class Sources(BaseModel):
 
 def load_sources(path: Path) -> Sources:
     """Read a sources file; errors name the outlet and the field."""
+    raw = _read(path)
+    raw["topics"] = _topics(raw, path)
+    try:
+        sources = Sources.model_validate(raw)
+    except ValidationError as exc:
+        raise ParawireError(f"sources file {path}: {_describe(exc, raw)}") from None
+    _check_outlets(sources, path)
+    return sources
+
+
+def load_topics(path: Path) -> dict[str, dict[str, list[str]]]:
+    """The topic keyword groups per language in force for a sources file (the shipped
+    groups with the file's [topics.<language>] over them), without checking its outlets."""
+    return _topics(_read(path), path)
+
+
+def _read(path: Path) -> dict[str, Any]:
     text = read_text_file(path, "sources file")
     try:
-        raw = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ParawireError(f"sources file {path} is not valid TOML: {exc}") from None
+
+
+def _topics(raw: dict[str, Any], path: Path) -> dict[str, dict[str, list[str]]]:
     topics = tomllib.loads(TOPICS_FILE.read_text(encoding="utf-8"))
     for language, groups in raw.get("topics", {}).items():
         if not isinstance(groups, dict):
@@ -91,13 +112,7 @@ def load_sources(path: Path) -> Sources:
             raise ParawireError(f"sources file {path}: topics.{language}: unknown topic "
                                 f"{unknown[0]!r} (topics: {', '.join(TOPICS)})")
         topics.setdefault(language, {}).update(groups)
-    raw["topics"] = topics
-    try:
-        sources = Sources.model_validate(raw)
-    except ValidationError as exc:
-        raise ParawireError(f"sources file {path}: {_describe(exc, raw)}") from None
-    _check_outlets(sources, path)
-    return sources
+    return topics
 
 
 def _check_outlets(sources: Sources, path: Path) -> None:

@@ -57,16 +57,18 @@ def annotate_pending(settings: Settings, store: Store) -> dict[str, int]:
                         statistics[language] = _stored_statistics(settings, store, language)
                     added = list(statistics[language].learn_and_mark(
                         sentences for _, sentences in done))
-                for (article, sentences), article_counts in zip(done, added, strict=True):
-                    assert article.id is not None
-                    bar.update(1)
-                    if not store.save_annotations(article.id, sentences, article_counts,
-                                                  pending_only=True):
-                        continue  # another annotate run stored it meanwhile
-                    counts["articles"] += 1
-                    if cut := over_long_passages(article.text):
-                        counts["passages_cut"] += cut
-                    counts["sentences"] += len(sentences)
+                # One commit per batch, not per article (a killed run redoes one batch).
+                with store.transaction():
+                    for (article, sentences), article_counts in zip(done, added, strict=True):
+                        assert article.id is not None
+                        if not store.save_annotations(article.id, sentences, article_counts,
+                                                      pending_only=True):
+                            continue  # another annotate run stored it meanwhile
+                        counts["articles"] += 1
+                        if cut := over_long_passages(article.text):
+                            counts["passages_cut"] += cut
+                        counts["sentences"] += len(sentences)
+                bar.update(len(done))
     return dict(counts)
 
 

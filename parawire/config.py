@@ -110,6 +110,19 @@ class CrawlConfig(_Section):
         return f"{self.user_agent} (+{self.contact})" if self.contact else self.user_agent
 
 
+def _default_columns() -> dict[str, list[str]]:
+    return {"url": ["url"], "source": ["source", "outlet", "source_domain"],
+            "published": ["published", "date", "date_publish"], "title": ["title"],
+            "text": ["text", "maintext", "body"], "language": ["language"],
+            "author": ["author", "authors"], "topic": []}
+
+
+class IngestConfig(_Section):
+    batch_size: int = Field(500, ge=1)
+    language: str = Field("en", min_length=2)
+    columns: dict[str, list[str]] = Field(default_factory=_default_columns)
+
+
 class NlpConfig(_Section):
     backend: Literal["spacy", "stanza"] = "spacy"
     backends: dict[str, Literal["spacy", "stanza"]] = Field(default_factory=dict)
@@ -225,6 +238,7 @@ class Settings(BaseSettings):
     index: IndexConfig = IndexConfig()
     broker: BrokerConfig = BrokerConfig()
     crawl: CrawlConfig = CrawlConfig()
+    ingest: IngestConfig = IngestConfig()
     nlp: NlpConfig = NlpConfig()
     align: AlignConfig = AlignConfig()
     export: ExportConfig = ExportConfig()

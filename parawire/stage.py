@@ -62,6 +62,8 @@ class Scope(BaseModel):
         extra = info.json_schema_extra if info is not None else None
         if not isinstance(extra, dict) or not extra.get("cli", True):
             return field
+        if extra.get("argument"):
+            return field.upper()
         return str(extra.get("flag") or "--" + field.replace("_", "-")).split("/")[0]
 
     def for_caller(self, settings: Settings) -> Scope:
@@ -80,12 +82,13 @@ class Scope(BaseModel):
 
 
 def option(default: Any = ..., help: str = "", *, flag: str | None = None, cli: bool = True,
-           path: bool = False, **limits: Any) -> Any:
+           path: bool = False, argument: bool = False, **limits: Any) -> Any:
     """A scope field: its default, its help text, and optionally the command-line flag
     (e.g. "--outlet", or "--a/--b" for a boolean) when it is not `--field-name`;
     `cli=False` keeps it off the command line; `path=True` marks a file or folder path,
-    made absolute in the caller (`Scope.for_caller`)."""
-    extra = {"flag": flag, "cli": cli, "path": path}
+    made absolute in the caller (`Scope.for_caller`); `argument=True` makes it a positional
+    argument (a list field takes any number of them)."""
+    extra = {"flag": flag, "cli": cli, "path": path, "argument": argument}
     return Field(default, description=help, json_schema_extra=extra, **limits)
 
 

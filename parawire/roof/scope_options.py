@@ -16,10 +16,11 @@ from parawire.stage import Scope
 _DAY = click.DateTime(["%Y-%m-%d"])
 
 
-def scope_options(scope: type[Scope]) -> list[click.Option]:
-    """The click options of a scope's fields (those not marked cli=False)."""
-    return [_option(name, field) for name, field in scope.model_fields.items()
-            if _extra(field).get("cli", True)]
+def scope_options(scope: type[Scope]) -> list[click.Parameter]:
+    """The click parameters of a scope's fields (those not marked cli=False): options, and
+    positional arguments for fields marked argument=True."""
+    return [(_argument if _extra(field).get("argument") else _option)(name, field)
+            for name, field in scope.model_fields.items() if _extra(field).get("cli", True)]
 
 
 def scope_values(scope: type[Scope], given: dict[str, Any]) -> dict[str, Any]:
@@ -48,6 +49,13 @@ def _base(annotation: Any) -> Any:
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
         return args[0] if len(args) == 1 else annotation
     return annotation
+
+
+def _argument(name: str, field: FieldInfo) -> click.Argument:
+    """A positional argument; a list field takes one or more (none when it has a default)."""
+    many = typing.get_origin(_base(field.annotation)) is list
+    return click.Argument([name], nargs=-1 if many else 1, required=field.is_required(),
+                          metavar=name.upper() + ("…" if many else ""))
 
 
 def _option(name: str, field: FieldInfo) -> click.Option:

@@ -27,10 +27,12 @@ def status_report(settings: Settings) -> str:
         f"articles {counts['articles']} (annotated {counts['articles_annotated']}), "
         f"sentences {counts['sentences']}, pairs {counts['pairs']}",
         "",
-        "crawl runs:",
+        "crawl and ingest runs:",
     ]
     for run in store.crawl_runs(limit=5):
-        window = f"{run.parameters.get('since')}..{run.parameters.get('until')}"
+        files = run.parameters.get("ingest")
+        window = (f"ingest of {len(files)} file(s)" if files is not None
+                  else f"{run.parameters.get('since')}..{run.parameters.get('until')}")
         shown = ", ".join(f"{k} {v}" for k, v in sorted(run.counts.items()))
         lines.append(f"  #{run.id} {_state(run)} {window} {run.started_at:%Y-%m-%d %H:%M} {shown}")
     lines.append("alignment runs:")

@@ -170,11 +170,14 @@ class AlignmentQueries(SentenceQueries):
             rows = conn.execute(sa.select(table).where(table.c.run_id == run_id).order_by(table.c.id))
             return [pair_record(row) for row in rows]
 
+    def count_pairs(self, run_id: int) -> int:
+        """How many pairs a run has stored."""
+        return self._count(schema.pairs.c.run_id == run_id)
+
     def pair_rows(self, run_id: int) -> Iterator[PairRow]:
-        """A run's pairs with both sentences, in insertion order."""
-        all_pairs = self.pairs(run_id)
-        for start in range(0, len(all_pairs), 1000):
-            chunk = all_pairs[start:start + 1000]
+        """A run's pairs with both sentences, in insertion order, read 1,000 at a time."""
+        table = schema.pairs
+        for chunk in self._batches(table, [table.c.run_id == run_id], pair_record, 0, 1000):
             sentences = self.sentences_by_id(
                 [i for p in chunk for i in (p.input_sentence_id, p.target_sentence_id)]
             )

@@ -20,6 +20,21 @@ def _band_values(bands: Sequence[int]) -> dict[str, int]:
     return {f"simhash_b{i}": value for i, value in enumerate(bands)}
 
 
+_ARTICLES = schema.articles
+_BAND_COLUMNS = [f"simhash_b{i}" for i in range(schema.FINGERPRINT_BANDS)]
+# Built once: these run for every article stored (an ingest stores tens of thousands).
+_SEEN_URL = sa.select(_ARTICLES.c.id).where(sa.or_(
+    _ARTICLES.c.url == sa.bindparam("url"), _ARTICLES.c.url == sa.bindparam("canonical"),
+    _ARTICLES.c.canonical_url == sa.bindparam("url"),
+    _ARTICLES.c.canonical_url == sa.bindparam("canonical"))).limit(1)
+_SEEN_CONTENT = sa.select(_ARTICLES.c.id).where(
+    _ARTICLES.c.content_hash == sa.bindparam("content_hash")).limit(1)
+_SHARING_BANDS = (
+    sa.select(_ARTICLES.c.id, _ARTICLES.c.simhash, _ARTICLES.c.syndicated_of)
+    .where(sa.or_(*(_ARTICLES.c[column] == sa.bindparam(column) for column in _BAND_COLUMNS)))
+    .order_by(_ARTICLES.c.id))
+
+
 class ArticleQueries(StoreBase):
     """Crawl runs and articles."""
 
@@ -63,50 +78,33 @@ class ArticleQueries(StoreBase):
     def add_article(self, article: Article, crawl_run_id: int | None = None,
                     fingerprint: Fingerprint | None = None) -> ArticleOutcome:
         """Store an article (with its `syndicated_of` and, when given, its fingerprint for
-        `articles_sharing_bands`) unless its URL or its content is already stored."""
-        table = schema.articles
+        `articles_sharing_bands`) unless its URL or its content is already stored; inside
+        `transaction()` it joins that transaction."""
         canonical = article.canonical_url or article.url
         bands = _band_values(fingerprint.bands) if fingerprint else {}
-        with self.engine.begin() as conn:
-            seen_url = conn.execute(
-                sa.select(table.c.id).where(
-                    sa.or_(table.c.url.in_([article.url, canonical]),
-                           table.c.canonical_url.in_([article.url, canonical]))
-                ).limit(1)
-            ).first()
-            if seen_url is not None:
+        with self._begin() as conn:
+            if conn.execute(_SEEN_URL, {"url": article.url, "canonical": canonical}).first():
                 return ArticleOutcome.DUPLICATE_URL
-            seen_content = conn.execute(
-                sa.select(table.c.id).where(table.c.content_hash == article.content_hash).limit(1)
-            ).first()
-            if seen_content is not None:
+            if conn.execute(_SEEN_CONTENT, {"content_hash": article.content_hash}).first():
                 return ArticleOutcome.DUPLICATE_CONTENT
-            article.id = conn.execute(
-                table.insert().values(
-                    url=article.url, canonical_url=canonical, source=article.source,
-                    language=article.language, topic=article.topic, published=article.published,
-                    crawled_at=article.crawled_at or now(), title=article.title,
-                    text=article.text, author=article.author,
-                    content_hash=article.content_hash, annotated=False,
-                    crawl_run_id=crawl_run_id, syndicated_of=article.syndicated_of,
-                    simhash=f"{fingerprint.value:016x}" if fingerprint else None, **bands,
-                )
-            ).inserted_primary_key[0]
+            article.id = conn.execute(schema.articles.insert(), {
+                "url": article.url, "canonical_url": canonical, "source": article.source,
+                "language": article.language, "topic": article.topic,
+                "published": article.published, "crawled_at": article.crawled_at or now(),
+                "title": article.title, "text": article.text, "author": article.author,
+                "content_hash": article.content_hash, "annotated": False,
+                "crawl_run_id": crawl_run_id, "syndicated_of": article.syndicated_of,
+                "simhash": f"{fingerprint.value:016x}" if fingerprint else None,
+                **{column: bands.get(column) for column in _BAND_COLUMNS},
+            }).inserted_primary_key[0]
         return ArticleOutcome.STORED
 
     def articles_sharing_bands(self, bands: Sequence[int]) -> list[FingerprintMatch]:
         """Stored articles whose fingerprint has any of these band values (band i compared
         with band i), in id order."""
-        table = schema.articles
-        query = (
-            sa.select(table.c.id, table.c.simhash, table.c.syndicated_of)
-            .where(sa.or_(*(table.c[column] == value
-                            for column, value in _band_values(bands).items())))
-            .order_by(table.c.id)
-        )
-        with self.engine.connect() as conn:
+        with self._begin() as conn:
             return [FingerprintMatch(row.id, int(row.simhash, 16), row.syndicated_of)
-                    for row in conn.execute(query)]
+                    for row in conn.execute(_SHARING_BANDS, _band_values(bands))]
 
     def syndicated_articles(self, article_ids: Iterable[int]) -> set[int]:
         """Those of the given articles that are syndicated copies of an earlier one."""

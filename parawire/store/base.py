@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import random
+import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -32,6 +34,37 @@ class StoreBase:
     """The engine the query groups run on (set by Store) and helpers they share."""
 
     engine: Engine
+    _local: threading.local
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Make the writes inside (in this thread) one transaction: committed together at
+        the end, none of them on an error. Nested, it joins the open one."""
+        local = self._thread_state()
+        if getattr(local, "connection", None) is not None:
+            yield
+            return
+        with self.engine.begin() as conn:
+            local.connection = conn
+            try:
+                yield
+            finally:
+                local.connection = None
+
+    @contextmanager
+    def _begin(self) -> Iterator[Connection]:
+        """The open transaction's connection, or a transaction of its own."""
+        open_connection = getattr(self._thread_state(), "connection", None)
+        if open_connection is not None:
+            yield open_connection
+            return
+        with self.engine.begin() as conn:
+            yield conn
+
+    def _thread_state(self) -> threading.local:
+        if not hasattr(self, "_local"):
+            self._local = threading.local()
+        return self._local
 
     def _insert(self, table: sa.Table) -> Any:
         """An INSERT that can say what to do on a conflict (the dialect's own insert)."""
@@ -60,6 +93,9 @@ class StoreBase:
     def _transaction(self, work: Callable[[Connection], T]) -> T:
         """Run `work` in one transaction, retried (a bounded number of times, after a short
         random pause) when PostgreSQL chose it as a deadlock or serialization victim."""
+        open_connection = getattr(self._thread_state(), "connection", None)
+        if open_connection is not None:  # inside transaction(): join it (retried as a whole)
+            return work(open_connection)
         for attempt in range(1, TRANSACTION_ATTEMPTS + 1):
             try:
                 with self.engine.begin() as conn:

@@ -23,7 +23,8 @@ class SentenceQueries(CollocationQueries):
         """Store an article's sentences and mark it annotated, in one transaction; with
         `counts` (its sentences' collocation counts), add them to its language's counts.
         With `pending_only`, an article that another process annotated meanwhile is left as
-        it is and False returned, so two annotate runs at once store nothing twice."""
+        it is and False returned, so two annotate runs at once store nothing twice. Inside
+        `transaction()` it joins that transaction."""
         articles = schema.articles
 
         def save(conn: Connection) -> bool:

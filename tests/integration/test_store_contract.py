@@ -309,3 +309,19 @@ def test_a_run_stopped_keeps_its_reason_until_it_is_resumed(store):
     crawl = store.start_crawl_run({"since": "2026-03-01"})
     store.stop_crawl_run(crawl, "interrupted", "SIGTERM")
     assert (store.crawl_run(crawl).status, store.crawl_run(crawl).reason) == ("interrupted", "SIGTERM")
+
+
+def test_a_transaction_commits_its_writes_together_or_none_of_them(store):
+    with store.transaction():
+        assert store.add_article(article(1)) is ArticleOutcome.STORED
+        # Inside the transaction its own uncommitted rows are seen: no duplicate slips in.
+        assert store.add_article(article(1)) is ArticleOutcome.DUPLICATE_URL
+        store.save_annotations(1, [make_sentence(None, 1, ["x"], ["y"])])
+    assert store.counts()["articles"] == 1 and store.counts()["sentences"] == 1
+    with pytest.raises(RuntimeError), store.transaction():
+        store.add_article(article(2))
+        with store.transaction():  # a nested one joins the outer transaction
+            store.add_article(article(3))
+        raise RuntimeError("killed half way")
+    assert store.counts()["articles"] == 1
+    assert store.add_article(article(2)) is ArticleOutcome.STORED

@@ -105,6 +105,23 @@ def test_scope_fields_become_typed_options():
     assert "--hidden" not in [opt for p in command.params for opt in p.opts]
 
 
+class FilesScope(Scope):
+    files: list[str] = option(..., "Files.", argument=True, min_length=1)
+    dry: bool = option(False, "Dry run.")
+
+
+def test_argument_fields_become_positional_arguments():
+    command = click.Command("toy", params=scope_options(FilesScope),
+                            callback=lambda **given: given)
+    given = command.main(["a.jsonl", "--dry", "b.csv"], standalone_mode=False)
+    assert FilesScope.parse(scope_values(FilesScope, given)) == FilesScope(
+        files=["a.jsonl", "b.csv"], dry=True)
+    with pytest.raises(click.MissingParameter, match="files"):
+        command.main([], standalone_mode=False)
+    with pytest.raises(ParawireError, match="^FILES: List should have at least 1 item"):
+        FilesScope.parse({"files": []})
+
+
 def test_every_stage_of_the_table_is_a_task_and_a_command_with_its_scope_options():
     app = tasks.create_app(load_settings())
     runner = CliRunner()
@@ -114,8 +131,10 @@ def test_every_stage_of_the_table_is_a_task_and_a_command_with_its_scope_options
             assert {tasks.task_name(stage, "part"), tasks.task_name(stage, "close")} <= set(app.tasks)
         help_text = runner.invoke(main, [stage.name, "--help"]).output
         assert stage.summary.split()[0] in help_text
-        for opt in scope_options(stage.scope):
-            assert opt.opts[0] in help_text, (stage.name, opt.opts[0])
+        for param in scope_options(stage.scope):
+            shown = param.human_readable_name if isinstance(param, click.Argument) \
+                else param.opts[0]
+            assert shown in help_text, (stage.name, shown)
 
 
 
