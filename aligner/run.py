@@ -44,7 +44,7 @@ def select_references(store: Store, params: AlignParams) -> list[int]:
         for batch in store.sentence_nouns(language=params.language, topic=params.topic,
                                           since=params.since, until=params.until)
         for s in batch
-        if is_reference(frozenset(s.proper_nouns), frozenset(s.common_nouns), c)
+        if is_reference(frozenset(s.entity_keys), frozenset(s.common_nouns), c)
     ]
 
 

@@ -19,12 +19,26 @@ class SentenceQueries(CollocationQueries):
     def save_annotations(self, article_id: int, sentences: list[Sentence],
                          counts: CollocationCounts | None = None) -> None:
         """Store an article's sentences and mark it annotated, in one transaction; with
-        `counts` (its sentences' collocation counts), add them to its language's counts."""
+        `counts` (its sentences' collocation counts), add them to its language's counts.
+
+        Re-annotating an article keeps the ids of the sentences at positions it already had
+        (pairs and the index refer to them); positions it no longer has are deleted."""
+        table = schema.sentences
         with self.engine.begin() as conn:
             self._recount(conn, article_id, counts)
-            conn.execute(schema.sentences.delete().where(schema.sentences.c.article_id == article_id))
-            if sentences:
-                conn.execute(schema.sentences.insert(), [sentence_values(s) for s in sentences])
+            stored = dict(conn.execute(sa.select(table.c.position, table.c.id)
+                                       .where(table.c.article_id == article_id)).all())
+            kept = {s.position for s in sentences}
+            gone = [sid for position, sid in stored.items() if position not in kept]
+            if gone:
+                conn.execute(table.delete().where(table.c.id.in_(gone)))
+            for sentence in sentences:
+                if sentence.position in stored:
+                    conn.execute(table.update().where(table.c.id == stored[sentence.position])
+                                 .values(sentence_values(sentence)))
+            new = [sentence_values(s) for s in sentences if s.position not in stored]
+            if new:
+                conn.execute(table.insert(), new)
             conn.execute(
                 schema.articles.update()
                 .where(schema.articles.c.id == article_id)
@@ -51,7 +65,7 @@ class SentenceQueries(CollocationQueries):
             conditions.append(table.c.published >= since)
         if until:
             conditions.append(table.c.published <= until)
-        columns = [table.c.id, table.c.proper_nouns, table.c.common_nouns]
+        columns = [table.c.id, table.c.entity_keys, table.c.common_nouns]
         yield from self._batches(table, conditions, lambda row: SentenceNouns(*row), 0,
                                  batch_size, columns)
 
