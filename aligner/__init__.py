@@ -8,29 +8,39 @@ from parawire.aligner.pairs import order_pair
 from parawire.aligner.params import AlignParams
 from parawire.aligner.query import build_query
 from parawire.aligner.run import align_batch, finish_run, select_references, start_run
+from parawire.aligner.scorer import PairScorer, fit_scorer, load_scorer
 from parawire.aligner.scoring import above_beta, normalized
+from parawire.aligner.signals import SIGNALS, pair_signals
 from parawire.aligner.stage import ALIGN, EXPORT, AlignScope, ExportScope
+from parawire.aligner.training import as_one_sentence, labelled_signals
 
 __all__ = [
     "ALIGN",
     "EXPORT",
     "FORMATS",
+    "SIGNALS",
     "AlignParams",
     "AlignScope",
     "Constraints",
     "DatasetOptions",
     "ExportScope",
+    "PairScorer",
     "above_beta",
     "align_batch",
+    "as_one_sentence",
     "brute_force_candidates",
     "build_dataset",
     "build_query",
     "export_run",
     "finish_run",
+    "fit_scorer",
     "is_paraphrase",
     "is_reference",
+    "labelled_signals",
+    "load_scorer",
     "normalized",
     "order_pair",
+    "pair_signals",
     "required_cn_matches",
     "select_references",
     "start_run",

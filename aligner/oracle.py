@@ -1,4 +1,5 @@
-"""Brute-force Algorithm 1 over all sentence pairs: the test oracle for the engine."""
+"""Brute-force Algorithm 1 over all sentence pairs (proper nouns compared as entity keys,
+`Sentence.pn`): the test oracle for the engine."""
 
 from __future__ import annotations
 

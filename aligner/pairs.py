@@ -16,8 +16,10 @@ def order_pair(a: Sentence, b: Sentence) -> tuple[Sentence, Sentence]:
 
 
 def make_pair(run_id: int, reference: Sentence, candidate: Sentence, score: float,
-              raw_score: float) -> Pair:
-    """A Pair ordered by Algorithm 2, with its reason counts."""
+              raw_score: float, probability: float | None = None,
+              signals: dict[str, float] | None = None) -> Pair:
+    """A Pair ordered by Algorithm 2, with its reason counts (and the scorer's probability and
+    the signals it read)."""
     source, target = order_pair(reference, candidate)
     assert source.id is not None and target.id is not None
     return Pair(
@@ -28,4 +30,6 @@ def make_pair(run_id: int, reference: Sentence, candidate: Sentence, score: floa
         raw_score=raw_score,
         shared_pn=len(source.pn & target.pn),
         shared_cn=len(source.cn & target.cn),
+        probability=probability,
+        features=dict(signals or {}),
     )

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import ConfigDict
 
 from parawire.aligner.constraints import Constraints
+from parawire.aligner.scorer import load_scorer
 from parawire.config import AlignConfig, AlignCriteria
 
 
@@ -23,14 +24,19 @@ class AlignParams(AlignCriteria):
     topic: str | None = None
     since: date | None = None
     until: date | None = None
+    # The version of the pair scorer's model file (recorded: another model, another run).
+    scorer_version: str = ""
 
     @classmethod
     def from_config(cls, config: AlignConfig, **scope: Any) -> AlignParams:
-        """Parameters from the [align] config section plus a run's scope (or other overrides).
+        """Parameters from the [align] config section plus a run's scope (or other overrides),
+        with the version of the configured scorer model.
 
         The batch size only splits the work, so it is not part of a run's identity.
         """
-        return cls(**{**config.model_dump(include=set(AlignCriteria.model_fields)), **scope})
+        values = {**config.model_dump(include=set(AlignCriteria.model_fields)), **scope}
+        values.setdefault("scorer_version", load_scorer(values["scorer_model"]).version)
+        return cls(**values)
 
     @property
     def constraints(self) -> Constraints:

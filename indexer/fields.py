@@ -15,7 +15,7 @@ def document(sentence: Sentence) -> dict[str, Any]:
         "article_id": sentence.article_id,
         "text": sentence.text,
         "lemmas": " ".join(sentence.lemmas),
-        "pn": sorted(set(sentence.proper_nouns)),
+        "pn": sorted(sentence.pn),
         "cn": sorted(set(sentence.common_nouns)),
         "entity_types": sorted({label for _, label in sentence.entities}),
         "language": sentence.language,

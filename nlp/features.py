@@ -1,4 +1,5 @@
-"""Sentence features from a parse held in a spaCy Doc: nouns, names, collocations.
+"""Sentence features from a parse held in a spaCy Doc: nouns, names and their entity keys,
+collocations.
 
 Every backend hands its parse over as a spaCy Doc (the Stanza backend converts its
 Documents), so the features below are computed one way for all of them.
@@ -10,6 +11,8 @@ from collections.abc import Iterable, Iterator
 from contextlib import suppress
 from typing import Any
 
+from parawire.nlp.entities import UNLABELLED, ArticleEntities, mention
+from parawire.nlp.resources import LanguageResources, language_resources
 from parawire.records import Article, Collocation, Sentence
 
 # Sentences with fewer words (datelines, bylines, captions) are not kept.
@@ -36,16 +39,14 @@ def normal_form(tokens: Iterable[Any]) -> str:
     return " ".join((t.lemma_ or t.text).casefold() for t in parts).strip()
 
 
-def proper_nouns(sent: Any, ents: list[Any]) -> list[str]:
-    """PN(s): name entities (`ents`, the sentence's) that hold a proper noun, then leftover
-    runs of PROPN tokens."""
-    units: list[str] = []
+def name_units(sent: Any, ents: list[Any]) -> list[tuple[list[Any], str]]:
+    """A sentence's names, each as its tokens and entity label: name entities (`ents`, the
+    sentence's) that hold a proper noun, then leftover runs of PROPN tokens (label "")."""
+    units: list[tuple[list[Any], str]] = []
     covered: set[int] = set()
     for ent in ents:
         if ent.label_ in NAME_LABELS and any(t.pos_ == "PROPN" for t in ent):
-            form = normal_form(ent)
-            if form:
-                units.append(form)
+            units.append((list(ent), ent.label_))
             covered.update(t.i for t in ent)
     run: list[Any] = []
     for token in [*sent, None]:
@@ -53,11 +54,20 @@ def proper_nouns(sent: Any, ents: list[Any]) -> list[str]:
             run.append(token)
             continue
         if run:
-            form = normal_form(run)
-            if form:
-                units.append(form)
+            units.append((run, UNLABELLED))
             run = []
-    return sorted(set(units))
+    return units
+
+
+def proper_nouns(units: list[tuple[list[Any], str]]) -> list[str]:
+    """The surface names of a sentence's name units, in normal form."""
+    return sorted({form for tokens, _ in units if (form := normal_form(tokens))})
+
+
+def entity_keys(units: list[tuple[list[Any], str]], entities: ArticleEntities,
+                resources: LanguageResources) -> list[str]:
+    """PN(s): the entity keys of a sentence's name units, resolved within its article."""
+    return entities.keys(mention(tokens, label, resources) for tokens, label in units)
 
 
 def common_nouns(sent: Any) -> list[str]:
@@ -125,12 +135,13 @@ def ud_noun_chunks(doclike: Any) -> Iterator[tuple[int, int, str]]:
 
 
 def sentence_record(article: Article, position: int, sent: Any, chunks: list[Any],
-                    ents: list[Any]) -> Sentence | None:
+                    ents: list[Any], entities: ArticleEntities) -> Sentence | None:
     """The annotated Sentence of one parsed sentence span (with its noun chunks and entity
-    spans), or None for a too-short line."""
+    spans, its names resolved among the article's), or None for a too-short line."""
     words = [t for t in sent if not (t.is_punct or t.is_space)]
     if len(words) < MIN_WORDS:
         return None
+    units = name_units(sent, ents)
     tokens = [t for t in sent if not t.is_space]
     assert article.id is not None
     return Sentence(
@@ -141,7 +152,8 @@ def sentence_record(article: Article, position: int, sent: Any, chunks: list[Any
         lemmas=[t.lemma_ for t in tokens],
         pos=[t.pos_ for t in tokens],
         entities=[(ent.text, ent.label_) for ent in ents],
-        proper_nouns=proper_nouns(sent, ents),
+        proper_nouns=proper_nouns(units),
+        entity_keys=entity_keys(units, entities, language_resources(article.language)),
         common_nouns=common_nouns(sent),
         collocations=collocations(chunks, ents),
         language=article.language,
@@ -157,11 +169,12 @@ def article_sentences(article: Article, docs: Iterable[Any]) -> list[Sentence]:
     Noun chunks and entities are read once per Doc: spaCy's per-sentence versions go over
     the whole Doc for each sentence."""
     sentences: list[Sentence] = []
+    entities = ArticleEntities()
     for doc in docs:
         chunks, ents = noun_chunks(doc), list(doc.ents)
         for sent in doc.sents:
             sentence = sentence_record(article, len(sentences), sent, _inside(chunks, sent),
-                                       _inside(ents, sent))
+                                       _inside(ents, sent), entities)
             if sentence is not None:
                 sentences.append(sentence)
     return sentences

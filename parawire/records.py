@@ -107,12 +107,14 @@ class Sentence:
     topic: str = ""
     published: date | None = None
     source: str = ""
+    # The canonical keys of the sentence's names (`proper_nouns` keeps their surface forms).
+    entity_keys: list[str] = field(default_factory=list)
     id: int | None = None
 
     @property
     def pn(self) -> frozenset[str]:
-        """The proper-noun set PN(s)."""
-        return frozenset(self.proper_nouns)
+        """The proper-noun set PN(s) of Algorithm 1: the entity keys."""
+        return frozenset(self.entity_keys)
 
     @property
     def cn(self) -> frozenset[str]:
@@ -121,10 +123,11 @@ class Sentence:
 
 
 class SentenceNouns(NamedTuple):
-    """A stored sentence's id with its proper and common nouns (what reference selection reads)."""
+    """A stored sentence's id with its entity keys and common nouns (what reference selection
+    reads)."""
 
     id: int
-    proper_nouns: list[str]
+    entity_keys: list[str]
     common_nouns: list[str]
 
 
@@ -164,6 +167,9 @@ class Pair:
     raw_score: float
     shared_pn: int
     shared_cn: int
+    # The scorer's probability that the pair is a paraphrase, and the signals it read.
+    probability: float | None = None
+    features: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

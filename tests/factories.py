@@ -12,14 +12,16 @@ from parawire.store import store_of
 def make_sentence(sentence_id: int, article_id: int, pn: list[str], cn: list[str], *,
                   text: str | None = None, language: str = "en", topic: str = "politics",
                   published: date | None = date(2026, 3, 2), source: str = "outlet-a",
-                  position: int = 0) -> Sentence:
-    """A sentence whose text mentions its nouns (so BM25 has something to rank)."""
+                  position: int = 0, keys: list[str] | None = None) -> Sentence:
+    """A sentence whose text mentions its nouns (so BM25 has something to rank); its entity
+    keys are `keys` (default: the names themselves)."""
     words = [*pn, *cn]
     return Sentence(
         id=sentence_id, article_id=article_id, position=position,
         text=text if text is not None else f"s{sentence_id} " + " ".join(words) + ".",
         tokens=words, lemmas=words, pos=["PROPN"] * len(pn) + ["NOUN"] * len(cn),
         entities=[(name, "PERSON") for name in pn], proper_nouns=sorted(set(pn)),
+        entity_keys=sorted(set(pn if keys is None else keys)),
         common_nouns=sorted(set(cn)), language=language, topic=topic, published=published,
         source=source,
     )

@@ -151,6 +151,18 @@ class ArticleQueries(StoreBase):
         yield from self._batches(table, [table.c.annotated.is_(False)], article_record, 0,
                                  batch_size)
 
+    def mark_for_reannotation(self) -> int:
+        """Mark every annotated article to be annotated again (after a change of features);
+        the collocation counts start over with them. Returns how many were marked."""
+        articles = schema.articles
+        with self.engine.begin() as conn:
+            marked = conn.execute(articles.update().where(articles.c.annotated.is_(True))
+                                  .values(annotated=False, collocations_counted=False)).rowcount
+            for table in (schema.collocation_words, schema.collocation_pairs,
+                          schema.collocation_totals):
+                conn.execute(table.delete())
+        return marked
+
     def count_articles_to_annotate(self) -> int:
         """How many articles the nlp stage has still to annotate."""
         return self._count(schema.articles.c.annotated.is_(False))

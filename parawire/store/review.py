@@ -49,3 +49,14 @@ class ReviewQueries(StoreBase):
         with self.engine.connect() as conn:
             return [ReviewLabel(pair_id=row.pair_id, correct=row.correct,
                                 labeled_at=row.labeled_at) for row in conn.execute(query)]
+
+    def labelled_pair_signals(self, run_id: int | None = None) -> list[tuple[dict[str, float], bool]]:
+        """The scorer signals of reviewed pairs (of one run, or of every run) with their
+        labels, for retraining the pair scorer; pairs stored without signals are left out."""
+        pairs, labels = schema.pairs, schema.review_labels
+        query = (sa.select(pairs.c.features, labels.c.correct)
+                 .join(pairs, pairs.c.id == labels.c.pair_id).order_by(labels.c.id))
+        if run_id is not None:
+            query = query.where(labels.c.run_id == run_id)
+        with self.engine.connect() as conn:
+            return [(row.features, row.correct) for row in conn.execute(query) if row.features]

@@ -25,7 +25,7 @@ def sentence_values(s: Sentence) -> dict[str, Any]:
         "article_id": s.article_id, "position": s.position, "text": s.text,
         "tokens": s.tokens, "lemmas": s.lemmas, "pos": s.pos,
         "entities": [list(e) for e in s.entities], "proper_nouns": s.proper_nouns,
-        "common_nouns": s.common_nouns,
+        "entity_keys": s.entity_keys, "common_nouns": s.common_nouns,
         "collocations": [{"text": c.text, "lemma": c.lemma, "pos": c.pos} for c in s.collocations],
         "language": s.language, "topic": s.topic, "published": s.published, "source": s.source,
     }
@@ -37,7 +37,8 @@ def sentence_record(row: Any) -> Sentence:
         id=row.id, article_id=row.article_id, position=row.position, text=row.text,
         tokens=row.tokens, lemmas=row.lemmas, pos=row.pos,
         entities=[(text, label) for text, label in row.entities],
-        proper_nouns=row.proper_nouns, common_nouns=row.common_nouns,
+        proper_nouns=row.proper_nouns, entity_keys=row.entity_keys,
+        common_nouns=row.common_nouns,
         collocations=[Collocation(**c) for c in row.collocations],
         language=row.language, topic=row.topic, published=row.published, source=row.source,
     )
@@ -57,6 +58,7 @@ def pair_values(p: Pair) -> dict[str, Any]:
         "run_id": p.run_id, "input_sentence_id": p.input_sentence_id,
         "target_sentence_id": p.target_sentence_id, "score": p.score,
         "raw_score": p.raw_score, "shared_pn": p.shared_pn, "shared_cn": p.shared_cn,
+        "probability": p.probability, "features": p.features,
     }
 
 
@@ -65,5 +67,6 @@ def pair_record(row: Any) -> Pair:
     return Pair(
         run_id=row.run_id, input_sentence_id=row.input_sentence_id,
         target_sentence_id=row.target_sentence_id, score=row.score, raw_score=row.raw_score,
-        shared_pn=row.shared_pn, shared_cn=row.shared_cn,
+        shared_pn=row.shared_pn, shared_cn=row.shared_cn, probability=row.probability,
+        features=row.features or {},
     )

@@ -80,6 +80,8 @@ sentences = Table(
     Column("topic", String(64), nullable=False),
     Column("published", Date),
     Column("source", String(200), nullable=False),
+    # The canonical keys of its names (Algorithm 1's PN); proper_nouns keeps the surface forms.
+    Column("entity_keys", JSON, nullable=False),
     UniqueConstraint("article_id", "position", name="uq_sentence_position"),
 )
 
@@ -124,6 +126,9 @@ pairs = Table(
     Column("raw_score", Float, nullable=False),
     Column("shared_pn", Integer, nullable=False),
     Column("shared_cn", Integer, nullable=False),
+    # The pair scorer's probability and the signals it read (None/{} before revision 0005).
+    Column("probability", Float),
+    Column("features", JSON),
     UniqueConstraint("run_id", "input_sentence_id", "target_sentence_id", name="uq_pair"),
 )
 

@@ -24,7 +24,11 @@ class SentenceQueries(CollocationQueries):
         `counts` (its sentences' collocation counts), add them to its language's counts.
         With `pending_only`, an article that another process annotated meanwhile is left as
         it is and False returned, so two annotate runs at once store nothing twice. Inside
-        `transaction()` it joins that transaction."""
+        `transaction()` it joins that transaction.
+
+        Re-annotating an article keeps the ids of the sentences at positions it already had
+        (pairs and the index refer to them); positions it no longer has are deleted."""
+        table = schema.sentences
         articles = schema.articles
 
         def save(conn: Connection) -> bool:
@@ -34,9 +38,19 @@ class SentenceQueries(CollocationQueries):
                                 .where(articles.c.id == article_id)).scalar_one():
                     return False
             self._recount(conn, article_id, counts)
-            conn.execute(schema.sentences.delete().where(schema.sentences.c.article_id == article_id))
-            if sentences:
-                conn.execute(schema.sentences.insert(), [sentence_values(s) for s in sentences])
+            stored = dict(conn.execute(sa.select(table.c.position, table.c.id)
+                                       .where(table.c.article_id == article_id)).all())
+            kept = {s.position for s in sentences}
+            gone = [sid for position, sid in stored.items() if position not in kept]
+            if gone:
+                conn.execute(table.delete().where(table.c.id.in_(gone)))
+            for sentence in sentences:
+                if sentence.position in stored:
+                    conn.execute(table.update().where(table.c.id == stored[sentence.position])
+                                 .values(sentence_values(sentence)))
+            new = [sentence_values(s) for s in sentences if s.position not in stored]
+            if new:
+                conn.execute(table.insert(), new)
             conn.execute(articles.update().where(articles.c.id == article_id)
                          .values(annotated=True, collocations_counted=counts is not None))
             return True
@@ -63,7 +77,7 @@ class SentenceQueries(CollocationQueries):
             conditions.append(table.c.published >= since)
         if until:
             conditions.append(table.c.published <= until)
-        columns = [table.c.id, table.c.proper_nouns, table.c.common_nouns]
+        columns = [table.c.id, table.c.entity_keys, table.c.common_nouns]
         yield from self._batches(table, conditions, lambda row: SentenceNouns(*row), 0,
                                  batch_size, columns)
 

@@ -20,13 +20,19 @@ def test_paraphrases_are_closer_than_unrelated_sentences_across_languages():
     assert other < 0.4
 
 
+# The pair scorer and the filters after the semantic check keep every pair.
+SCORER_OFF = {"min_probability": 0.0, "max_quote_share": 1.0, "max_novel_share": 1.0,
+              "drop_mismatches": False}
+
+
 def test_a_strict_semantic_threshold_removes_pairs_and_counts_them(tmp_path):
-    settings = load_settings(data_dir=tmp_path)
+    settings = load_settings(data_dir=tmp_path, align=SCORER_OFF)
     store_demo_articles(store_of(settings))
     run_stage(settings, "annotate")
     run_stage(settings, "index")
     plain = run_stage(settings, "align")
-    strict = run_stage(load_settings(data_dir=tmp_path, align={"min_semantic_similarity": 0.9}),
+    strict = run_stage(load_settings(data_dir=tmp_path,
+                                     align={**SCORER_OFF, "min_semantic_similarity": 0.9}),
                        "align")
     assert strict["run_id"] != plain["run_id"]
     assert strict["semantic"] > 0

@@ -226,7 +226,7 @@ def test_sentence_nouns_of_a_scope_in_id_order(store):
     assert chosen(until=date(2026, 3, 2)) == [0, 1, 2, 5]
     assert chosen(since=date(2026, 3, 2), until=date(2026, 3, 8), topic="politics") == [0, 1]
     (first,) = next(store.sentence_nouns(batch_size=1))
-    assert (first.proper_nouns, first.common_nouns) == (["p0"], ["c", "c0"])
+    assert (first.entity_keys, first.common_nouns) == (["p0"], ["c", "c0"])
 
 
 def test_references_selected_keeps_a_concurrent_writers_counts(store):

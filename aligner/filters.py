@@ -1,0 +1,56 @@
+"""Filters for candidate pairs that would teach a paraphrase model nothing (pure).
+
+Each filter names the reason a pair is dropped, and a run counts the pairs per reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from parawire.aligner.signals import numbers
+from parawire.records import Sentence
+from parawire.textnorm import words
+
+DATE_LABELS = frozenset({"DATE"})
+
+
+def dates(sentence: Sentence) -> frozenset[str]:
+    """The words of the sentence's date entities ("last Monday" gives last, monday)."""
+    return frozenset(word for text, label in sentence.entities if label in DATE_LABELS
+                     for word in words(text))
+
+
+def conflicting(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Both sides state some, and neither side's are all among the other's."""
+    return bool(a and b and not (a <= b or b <= a))
+
+
+def disjoint(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Both sides state some, and they share none."""
+    return bool(a and b and not a & b)
+
+
+def drop_reason(a: Sentence, b: Sentence, signals: Mapping[str, float], *,
+                max_quote_share: float, max_novel_share: float,
+                drop_mismatches: bool) -> str | None:
+    """Why the pair (a, b) teaches nothing, or None to keep it.
+
+    quote_copy: the quotation both sides share covers at least `max_quote_share` of the
+    shorter sentence's words (only the attribution differs); number_mismatch: both sides
+    state figures and neither side's hold the other's ("two" against "three");
+    date/entity_mismatch: both sides name dates or entities and share none of them ("Monday"
+    against "Tuesday"; "Monday" and "last Monday" agree); partial: more than
+    `max_novel_share` of one side's content words are missing from the other (it adds a
+    clause or a name)."""
+    if signals["quote_share"] >= max_quote_share:
+        return "quote_copy"
+    if drop_mismatches:
+        if conflicting(numbers(a), numbers(b)):
+            return "number_mismatch"
+        if disjoint(dates(a), dates(b)):
+            return "date_mismatch"
+        if disjoint(a.pn, b.pn):
+            return "entity_mismatch"
+    if signals["novel_max"] > max_novel_share:
+        return "partial"
+    return None

@@ -1,0 +1,103 @@
+"""Pair signals and the filters for pairs that teach nothing, on real MSRP (train) sentences."""
+
+from __future__ import annotations
+
+from parawire.aligner.filters import drop_reason
+from parawire.aligner.signals import SIGNALS, numbers, pair_signals, quoted_words
+from parawire.records import Sentence
+from parawire.textnorm import words
+
+DEFAULTS = {"max_quote_share": 0.6, "max_novel_share": 0.6, "drop_mismatches": True}
+
+
+def sentence(text: str, keys: list[str], dates: list[str] = ()) -> Sentence:
+    return Sentence(article_id=1, position=0, text=text, tokens=text.split(),
+                    entity_keys=keys, common_nouns=[w for w in words(text) if len(w) > 6],
+                    entities=[(d, "DATE") for d in dates])
+
+
+GHOZI_QUOTE = sentence('"The death of al-Ghozi signals that terrorists will never get far in '
+                       'the Philippines," Arroyo said in a statement on Monday.',
+                       ["arroyo", "ghozi", "philippines"], ["Monday"])
+GHOZI_QUOTE_2 = sentence('"The death of Ghozi signals that terrorists will never get far in the '
+                         'Philippines," President Gloria Arroyo said.',
+                         ["arroyo", "ghozi", "philippines"])
+GRAHAM_RAISED = sentence("Sen. Bob Graham, Florida Democrat, raised $2 million after getting a "
+                         "late start.", ["florida", "graham"])
+GRAHAM_ON_HAND = sentence("Further back, Sen. Bob Graham of Florida reported about $1.7 million "
+                          "on hand.", ["florida", "graham"])
+GHOZI_SHORT = sentence("A demolitions expert for JI, al-Ghozi was arrested in Manila in January "
+                       "2002.", ["ghozi", "ji", "manila"], ["January 2002"])
+GHOZI_LONG = sentence("Al-Ghozi was arrested in Manila in January 2002 while on a mission to buy "
+                      "explosives for bombing targets in Singapore.",
+                      ["ghozi", "manila", "singapore"], ["January 2002"])
+DOTSON_MONDAY = sentence("Dotson was arrested Monday in his native Maryland and charged with "
+                         "murder.", ["dotson", "maryland"], ["Monday"])
+DOTSON_FRIDAY = sentence("Dotson was arrested Friday in his native Maryland and charged with "
+                         "the murder.", ["dotson", "maryland"], ["Friday"])
+
+
+def _signals(a: Sentence, b: Sentence) -> dict[str, float]:
+    return pair_signals(a, b, bm25=0.8, cosine=0.9)
+
+
+def test_every_signal_is_computed_in_order():
+    signals = _signals(GRAHAM_RAISED, GRAHAM_ON_HAND)
+    assert tuple(signals) == SIGNALS
+    assert signals["pn_shared"] == 2 and signals["pn_min_ratio"] == 1.0
+    assert signals["number_mismatch"] == 2  # "2" and "1.7"; "million" both state
+
+
+def test_figures_and_quotations_are_read_from_the_text():
+    assert numbers(GRAHAM_RAISED) == {"2", "million"}
+    assert numbers(GRAHAM_ON_HAND) == {"1.7", "million"}
+    assert {"death", "ghozi", "philippines"} <= quoted_words(GHOZI_QUOTE_2.text)
+    assert "arroyo" not in quoted_words(GHOZI_QUOTE_2.text)
+
+
+def test_the_same_quotation_under_another_attribution_is_a_quote_copy():
+    signals = _signals(GHOZI_QUOTE, GHOZI_QUOTE_2)
+    assert signals["quote_share"] >= 0.6
+    assert drop_reason(GHOZI_QUOTE, GHOZI_QUOTE_2, signals, **DEFAULTS) == "quote_copy"
+
+
+def test_different_figures_are_a_number_mismatch():
+    signals = _signals(GRAHAM_RAISED, GRAHAM_ON_HAND)
+    assert drop_reason(GRAHAM_RAISED, GRAHAM_ON_HAND, signals, **DEFAULTS) == "number_mismatch"
+    # without the mismatch filter it is still caught: each side says what the other does not
+    assert drop_reason(GRAHAM_RAISED, GRAHAM_ON_HAND, signals,
+                       **{**DEFAULTS, "drop_mismatches": False}) == "partial"
+
+
+def test_different_days_are_a_date_mismatch():
+    signals = _signals(DOTSON_MONDAY, DOTSON_FRIDAY)
+    assert drop_reason(DOTSON_MONDAY, DOTSON_FRIDAY, signals, **DEFAULTS) == "date_mismatch"
+    last_monday = sentence(DOTSON_FRIDAY.text.replace("Friday", "last Monday"),
+                           ["dotson", "maryland"], ["last Monday"])
+    assert drop_reason(DOTSON_MONDAY, last_monday, _signals(DOTSON_MONDAY, last_monday),
+                       **DEFAULTS) is None
+
+
+def test_a_side_that_adds_a_clause_is_a_partial_pair():
+    signals = _signals(GHOZI_SHORT, GHOZI_LONG)
+    assert 0.4 < signals["novel_max"] < 0.6
+    loose = {**DEFAULTS, "drop_mismatches": False}
+    assert drop_reason(GHOZI_SHORT, GHOZI_LONG, signals,
+                       **{**loose, "max_novel_share": 0.4}) == "partial"
+    assert drop_reason(GHOZI_SHORT, GHOZI_LONG, signals, **loose) is None
+
+
+def test_names_the_sides_do_not_share_are_an_entity_mismatch():
+    signals = _signals(GRAHAM_RAISED, DOTSON_MONDAY)
+    assert drop_reason(GRAHAM_RAISED, DOTSON_MONDAY, signals, **DEFAULTS) == "entity_mismatch"
+    # "ji" against "singapore", but both name al-Ghozi and Manila
+    assert drop_reason(GHOZI_SHORT, GHOZI_LONG, _signals(GHOZI_SHORT, GHOZI_LONG),
+                       **DEFAULTS) is None
+
+
+def test_a_true_paraphrase_is_kept():
+    a = sentence("He was listed last night in critical but stable condition at Kings County "
+                 "Hospital Center, police said.", ["kings county hospital center"])
+    b = sentence("Police said he was in critical but stable condition last night at Kings "
+                 "County Hospital Center.", ["kings county hospital center"])
+    assert drop_reason(a, b, _signals(a, b), **DEFAULTS) is None
