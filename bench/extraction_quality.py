@@ -6,7 +6,9 @@ Serves ../shared/data/extraction on 127.0.0.1, crawls it through the news spider
 outlet per language, all topics, every date since 1995), and scores each stored body text
 against the expected one by token precision, recall and F1: the mean per page (pages the
 crawl did not store count as empty text) and micro figures over all tokens, for all pages
-and for the stored ones only.
+and for the stored ones only. It reports each half of the fixed split by domain
+(crawler.quality: TUNE, on which extraction choices were tuned, and CHECK, held out) with
+plain trafilatura's figures (trafilatura.extract, defaults) on the same pages.
 """
 
 from __future__ import annotations

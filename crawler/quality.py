@@ -4,6 +4,7 @@ and the stored body text scored against the expected text by token precision and
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import re
 from collections import Counter
@@ -14,6 +15,8 @@ from html import escape
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
+import trafilatura
+
 from parawire.config import Settings
 from parawire.crawler.language import detect_language
 from parawire.crawler.loopback import Page, loopback_settings, serve_pages
@@ -22,6 +25,9 @@ from parawire.crawler.scope import CrawlScope
 from parawire.store import store_of
 
 OUTLET = "saved-pages"
+# The fixed split of the saved pages by domain: extraction choices are tuned on TUNE only,
+# CHECK is held out and scored (with TUNE) by the quality test and bench.
+TUNE, CHECK = "tune", "check"
 HTML = "text/html; charset=utf-8"
 _WORD = re.compile(r"\w+")
 
@@ -34,6 +40,17 @@ class SavedPage:
     url: str  # where the page was saved from
     html: bytes
     expected: str
+
+    @property
+    def domain(self) -> str:
+        """The publisher's host name, without "www."."""
+        return urlsplit(self.url).netloc.lower().removeprefix("www.")
+
+    @property
+    def half(self) -> str:
+        """TUNE or CHECK: the parity of the first byte of the SHA-256 of the domain, so that
+        every page of a publisher is in the same half (80 tuning pages, 101 check pages)."""
+        return TUNE if hashlib.sha256(self.domain.encode()).digest()[0] % 2 == 0 else CHECK
 
     @property
     def path(self) -> str:
@@ -162,5 +179,24 @@ def crawl_and_score(settings: Settings, pages: list[SavedPage],
     return {"counts": counts,
             "all_pages": summarise(list(scored.values())),
             "stored_pages": summarise([o for path, o in scored.items() if path in stored]),
+            "halves": by_half(pages, scored),
             "lowest_f1": [{"path": path, "f1": round(o.f1, 3), "precision": round(o.precision, 3),
                            "recall": round(o.recall, 3)} for path, o in worst]}
+
+
+def plain_trafilatura(page: SavedPage) -> str:
+    """The body text plain trafilatura finds on a page, with its defaults: the baseline."""
+    return trafilatura.extract(page.html.decode("utf-8", "replace"), url=page.url) or ""
+
+
+def by_half(pages: list[SavedPage], scored: dict[str, Overlap]) -> dict[str, dict]:
+    """For each half (TUNE, CHECK): parawire's scores of its pages (`scored`, by path) and plain
+    trafilatura's on the same pages."""
+    halves: dict[str, dict] = {}
+    for half in (TUNE, CHECK):
+        mine = [page for page in pages if page.half == half]
+        halves[half] = {
+            "parawire": summarise([scored[page.path] for page in mine]),
+            "trafilatura": summarise([overlap(plain_trafilatura(page), page.expected)
+                                      for page in mine])}
+    return halves

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from parawire.config import load_settings
-from parawire.crawler.quality import crawl_and_score, load_saved_pages, overlap
+from parawire.crawler.quality import CHECK, TUNE, crawl_and_score, load_saved_pages, overlap
 
 
 def test_overlap_counts_repeated_tokens_once_per_occurrence():
@@ -39,3 +39,17 @@ def test_pages_not_stored_are_counted_under_a_reason(scored):
     skipped = sum(n for key, n in counts.items() if key.startswith(("skipped/", "errors/")))
     assert counts["stored"] + skipped == counts["fetched"]
     assert result["stored_pages"]["pages"] == counts["stored"] >= 170
+
+
+def test_halves_split_by_domain_and_are_fixed(shared_data):
+    pages = load_saved_pages(shared_data / "extraction")
+    halves = {half: {page.domain for page in pages if page.half == half} for half in (TUNE, CHECK)}
+    assert not halves[TUNE] & halves[CHECK]
+    assert [sum(page.half == half for page in pages) for half in (TUNE, CHECK)] == [80, 101]
+
+
+def test_each_half_is_scored_against_plain_trafilatura(scored):
+    _, result = scored
+    halves = result["halves"]
+    assert halves[TUNE]["parawire"]["pages"] == halves[TUNE]["trafilatura"]["pages"] == 80
+    assert halves[CHECK]["parawire"]["pages"] == halves[CHECK]["trafilatura"]["pages"] == 101
