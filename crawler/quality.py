@@ -8,7 +8,7 @@ import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import date
 from html import escape
@@ -179,7 +179,7 @@ def crawl_and_score(settings: Settings, pages: list[SavedPage],
     return {"counts": counts,
             "all_pages": summarise(list(scored.values())),
             "stored_pages": summarise([o for path, o in scored.items() if path in stored]),
-            "halves": by_half(pages, scored),
+            "halves": by_half(pages, scored, stored),
             "lowest_f1": [{"path": path, "f1": round(o.f1, 3), "precision": round(o.precision, 3),
                            "recall": round(o.recall, 3)} for path, o in worst]}
 
@@ -189,14 +189,19 @@ def plain_trafilatura(page: SavedPage) -> str:
     return trafilatura.extract(page.html.decode("utf-8", "replace"), url=page.url) or ""
 
 
-def by_half(pages: list[SavedPage], scored: dict[str, Overlap]) -> dict[str, dict]:
-    """For each half (TUNE, CHECK): parawire's scores of its pages (`scored`, by path) and plain
-    trafilatura's on the same pages."""
+def by_half(pages: list[SavedPage], scored: dict[str, Overlap],
+            stored: Collection[str]) -> dict[str, dict]:
+    """For each half (TUNE, CHECK): parawire's scores (`scored`, by path) and plain
+    trafilatura's on the same pages, over all the half's pages (a page the crawl skipped,
+    e.g. for having no date, scores 0 for parawire only) and over those the crawl stored."""
     halves: dict[str, dict] = {}
     for half in (TUNE, CHECK):
         mine = [page for page in pages if page.half == half]
+        plain = {page.path: overlap(plain_trafilatura(page), page.expected) for page in mine}
+        kept = [page.path for page in mine if page.path in stored]
         halves[half] = {
             "parawire": summarise([scored[page.path] for page in mine]),
-            "trafilatura": summarise([overlap(plain_trafilatura(page), page.expected)
-                                      for page in mine])}
+            "trafilatura": summarise([plain[page.path] for page in mine]),
+            "stored_pages": {"parawire": summarise([scored[path] for path in kept]),
+                             "trafilatura": summarise([plain[path] for path in kept])}}
     return halves
