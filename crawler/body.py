@@ -23,14 +23,18 @@ LINK_SHARE = 0.5
 REPEATED_SHARE = 0.5
 # A text shorter than this share of the page's paragraph text is too short for the page.
 SHORT_SHARE = 0.2
+SENTENCE_KEY, OTHER_KEY = "s", "o"
 _SENTENCE = re.compile(r"[.!?。！？…\"')»”]\s*$")
 _WORDS = re.compile(r"\w+")
 
 
 def line_key(line: str) -> str:
-    """A short key for a line, equal for lines that differ only in case and punctuation."""
-    return hashlib.blake2b(" ".join(_WORDS.findall(line.casefold())).encode("utf-8"),
-                           digest_size=8).hexdigest()
+    """A short key for a line, equal for lines that differ only in case and punctuation;
+    it starts with SENTENCE_KEY for a sentence-like line (prose needs more evidence than
+    menu items and prompts before it counts as boilerplate), else with OTHER_KEY."""
+    digest = hashlib.blake2b(" ".join(_WORDS.findall(line.casefold())).encode("utf-8"),
+                             digest_size=8).hexdigest()
+    return (SENTENCE_KEY if _sentence_like(line) else OTHER_KEY) + digest
 
 
 def without_headline(lines: list[str], headlines: Iterable[str]) -> list[str]:

@@ -45,6 +45,7 @@ def _crawl_in_child(store_url: str, run_id: int, sources_path: str, since: date,
                     crawl: CrawlConfig, scope: dict[str, Any], log_file: str) -> None:
     from scrapy.crawler import CrawlerProcess
 
+    from parawire.crawler.outlets import OutletLearning
     from parawire.crawler.sources import load_sources
     from parawire.crawler.spiders.news import NewsSpider
 
@@ -55,7 +56,7 @@ def _crawl_in_child(store_url: str, run_id: int, sources_path: str, since: date,
     crawler = process.create_crawler(NewsSpider)
     process.crawl(crawler, sources=load_sources(Path(sources_path)), since=since, until=until,
                   min_text_chars=crawl.min_text_chars, known_urls=store.known_urls(),
-                  **scope)
+                  learning=OutletLearning(store), **scope)
     process.start()
     store.finish_crawl_run(run_id, _counts(crawler.stats.get_stats() if crawler.stats else {}))
 

@@ -17,6 +17,7 @@ from parawire.crawler.extraction import canonical_url, extract
 from parawire.crawler.failures import failure_reason
 from parawire.crawler.language import same_language
 from parawire.crawler.listings import Listed, ListingError, parse_feed, parse_section, parse_sitemap
+from parawire.crawler.outlets import OutletLearning, outlet_key
 from parawire.crawler.sources import DEFAULT_SOURCES, Outlet, Section, Sources, load_sources
 from parawire.crawler.topics import OTHER, assign_topic
 from parawire.records import Article
@@ -50,7 +51,7 @@ class NewsSpider(scrapy.Spider):
                  until: date | str | None = None, min_text_chars: int = _CRAWL.min_text_chars,
                  known_urls: set[str] | None = None, outlets: Iterable[str] | str | None = None,
                  topics: Iterable[str] | str | None = None, all_topics: bool = False,
-                 **kwargs: Any) -> None:
+                 learning: OutletLearning | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if not isinstance(sources, Sources):
             sources = load_sources(Path(sources) if sources else DEFAULT_SOURCES)
@@ -67,6 +68,12 @@ class NewsSpider(scrapy.Spider):
         # that a redirect loop reaches the redirect limit and is reported as one.
         self.requested: set[str] = set()
         self.allowed_domains = sorted({d for o in self.outlets for d in o.domains})
+        # Per-outlet boilerplate and site names (in memory only unless given a store's).
+        self.learning = learning or OutletLearning(None)
+
+    def closed(self, reason: str) -> None:
+        """Scrapy hook: store what was learned of the outlets since the last save."""
+        self.learning.save()
 
     # -- counting -------------------------------------------------------------------
     def count(self, key: str, n: int = 1) -> None:
@@ -194,7 +201,12 @@ class NewsSpider(scrapy.Spider):
         html, guessed = page_text(response)
         if guessed:
             self.count("repaired_encoding")
-        found = extract(html, response.url, self.today, outlet.oldest)
+        site = outlet_key(response.url)
+        found = extract(html, response.url, self.today, outlet.oldest, self.learning.hints(site))
+        if found is not None:
+            self.learning.learn(site, found)
+            if found.fallback:
+                self.count(f"fallback/{found.fallback}")
         if found is None or len(found.text) < self.min_text_chars:
             self.skip("too_short", response.url)
             return

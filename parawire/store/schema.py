@@ -143,3 +143,21 @@ def _occurrences(name: str, *key: str) -> Table:
 collocation_words = _occurrences("collocation_words", "word")
 collocation_pairs = _occurrences("collocation_pairs", "first_word", "second_word")
 collocation_totals = _occurrences("collocation_totals")
+
+
+# What the crawler learns of each outlet's pages (crawler.outlets): how many pages it has
+# seen, and on how many of them each body line (by key) and each title prefix/suffix came.
+def _outlet_counts(name: str, *key: str) -> Table:
+    """A table of on how many of an outlet's pages each key was seen."""
+    return Table(
+        name,
+        metadata,
+        Column("outlet", String(255), primary_key=True),
+        *(Column(column, Text, primary_key=True) for column in key),
+        Column("pages", BigInteger, nullable=False),
+    )
+
+
+outlet_pages = _outlet_counts("outlet_pages")
+outlet_lines = _outlet_counts("outlet_lines", "line_key")
+outlet_affixes = _outlet_counts("outlet_affixes", "affix")
