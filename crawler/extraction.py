@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import trafilatura
+from htmldate import find_date
 from lxml.html import HtmlElement
 from trafilatura.utils import load_html
 
@@ -20,8 +21,8 @@ from parawire.crawler.body import (
 from parawire.crawler.dates import date_from_url, publication_date
 from parawire.crawler.headline import choose_headline
 from parawire.crawler.language import detect_language
-from parawire.crawler.page_meta import read_page_meta
-from parawire.crawler.typography import normalise, normalise_lines
+from parawire.crawler.page_meta import PageMeta, read_page_meta
+from parawire.crawler.typography import normalise_lines
 
 TRACKING_PREFIXES = ("utm_", "fbclid", "gclid", "mc_", "ref", "cmpid", "ocid")
 # Labels under a country's domain that are not the site's name (bbc.co.uk, folha.com.br).
@@ -76,15 +77,24 @@ def site_label(url: str) -> str:
     return labels[-1] if labels else ""
 
 
-def _trafilatura(document: str | HtmlElement, url: str, today: date, oldest: date,
-                 fast: bool) -> Any:
-    return trafilatura.bare_extraction(
-        document, url=url, with_metadata=True, include_comments=False, include_tables=False,
-        fast=fast,
-        date_extraction_params={"extensive_search": False, "original_date": True,
-                                "deferred_url_extractor": True,
-                                "min_date": oldest.isoformat(), "max_date": today.isoformat()},
-    )
+def _trafilatura(document: str | HtmlElement, url: str, fast: bool) -> Any:
+    """Trafilatura's main text only: the page's metadata is read by crawler.page_meta."""
+    return trafilatura.bare_extraction(document, url=url, with_metadata=False,
+                                       include_comments=False, include_tables=False, fast=fast)
+
+
+def _published(tree: HtmlElement, meta: PageMeta, url: str, today: date,
+               oldest: date) -> date | None:
+    """The article's own JSON-LD datePublished, its article:published_time, htmldate's
+    guess (run only when those are missing or implausible), the URL's date."""
+    own = publication_date([_metadata_date(meta.ld_published),
+                            _metadata_date(meta.meta_published)], oldest, today)
+    if own is not None:
+        return own
+    guessed = find_date(tree, extensive_search=False, original_date=True, url=url,
+                        deferred_url_extractor=True, min_date=oldest.isoformat(),
+                        max_date=today.isoformat())
+    return publication_date([_metadata_date(guessed), date_from_url(url)], oldest, today)
 
 
 def extract(html: str, url: str, today: date, oldest: date = date(1995, 1, 1),
@@ -97,30 +107,30 @@ def extract(html: str, url: str, today: date, oldest: date = date(1995, 1, 1),
     The headline is chosen by agreement (crawler.headline) and removed from the top of the
     body, the outlet's known boilerplate lines are dropped, and typography is normalised.
     The date is the article's own JSON-LD datePublished or article:published_time, then
-    trafilatura's, then the URL's; one in the future or before `oldest` is not taken.
+    htmldate's, then the URL's; one in the future or before `oldest` is not taken. The
+    title, author and date come from the page's own metadata (crawler.page_meta), not from
+    trafilatura's, which costs a quarter of its time.
     """
     tree = load_html(html)
     if tree is None:
         return None
     meta = read_page_meta(tree)
-    doc, fallback = _trafilatura(tree, url, today, oldest, fast=True), ""
+    published = _published(tree, meta, url, today, oldest)
+    doc, fallback = _trafilatura(tree, url, fast=True), ""
     lines = normalise_lines(doc.text) if doc is not None and doc.text else []
     reason = suspicion(lines, meta, hints.boilerplate)
     if reason:
-        full = _trafilatura(html, url, today, oldest, fast=False)
+        full = _trafilatura(html, url, fast=False)
         full_lines = normalise_lines(full.text) if full is not None and full.text else []
         if full_lines and (not lines or not suspicion(full_lines, meta, hints.boilerplate)):
             doc, lines, fallback = full, full_lines, reason
     if doc is None or not lines:
         return None
-    title = choose_headline(meta, [site_label(url)], hints.affixes, normalise(doc.title or ""))
+    title = choose_headline(meta, [site_label(url)], hints.affixes, meta.title)
     body = without_boilerplate(without_headline(lines, [title, meta.og_title, meta.title]),
                                hints.boilerplate)
     text = "\n".join(body)
-    published = publication_date(
-        [_metadata_date(meta.ld_published), _metadata_date(meta.meta_published),
-         _metadata_date(doc.date), date_from_url(url)], oldest, today)
-    return Extracted(title=title, text=text, author=normalise(doc.author or ""),
+    return Extracted(title=title, text=text, author=meta.author,
                      published=published, language=detect_language(text),
                      line_keys=tuple(line_key(line) for line in lines),
                      page_titles=tuple(t for t in (meta.title, meta.og_title) if t),

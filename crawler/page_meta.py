@@ -4,6 +4,7 @@ dates (JSON-LD, <meta>), and the text of its links; read from the parsed page on
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html import unescape
@@ -18,6 +19,7 @@ ARTICLE_TYPES = frozenset({
     "Article", "NewsArticle", "ReportageNewsArticle", "AnalysisNewsArticle",
     "OpinionNewsArticle", "BackgroundNewsArticle", "ReviewNewsArticle", "BlogPosting",
     "LiveBlogPosting", "TechArticle", "Report", "SatiricalArticle", "ScholarlyArticle"})
+_BYLINE = re.compile(r"^by\s+", re.IGNORECASE)
 PUBLISHED_META = ("article:published_time", "og:article:published_time",
                   "datePublished", "pubdate", "publishdate", "date")
 
@@ -32,6 +34,7 @@ class PageMeta:
     og_title: str = ""
     ld_headline: str = ""
     title: str = ""
+    author: str = ""
     site_names: list[str] = field(default_factory=list)
     ld_published: str = ""
     meta_published: str = ""
@@ -78,6 +81,7 @@ def _read_json_ld(tree: HtmlElement, meta: PageMeta) -> None:
                 continue
             meta.ld_headline = meta.ld_headline or _text(obj.get("headline", ""))
             meta.ld_published = meta.ld_published or _text(obj.get("datePublished", ""))
+            meta.author = meta.author or _text(obj.get("author", ""))
             if publisher := _text(obj.get("publisher", "")):
                 meta.site_names.append(publisher)
 
@@ -96,11 +100,19 @@ def read_page_meta(tree: HtmlElement) -> PageMeta:
             continue
         if key == "og:title" and not meta.og_title:
             meta.og_title = content
+        elif key in ("author", "article:author") and not meta.author:
+            meta.author = content
         elif key in ("og:site_name", "application-name"):
             meta.site_names.append(content)
         elif key in PUBLISHED_META and not meta.meta_published:
             meta.meta_published = content
     _read_json_ld(tree, meta)
+    if meta.author.startswith(("http://", "https://")):
+        meta.author = ""
+    meta.author = meta.author or next(
+        (text for node in tree.xpath("//*[@rel='author' or @itemprop='author']")
+         if 0 < len(text := normalise(node.text_content())) <= 80), "")
+    meta.author = _BYLINE.sub("", meta.author)
     meta.link_texts = {text for a in tree.iter("a") if (text := normalise(a.text_content()))}
     meta.paragraph_chars = sum(len(p.text_content()) for p in tree.iter("p"))
     return meta
