@@ -1,6 +1,6 @@
 """The crawler: Scrapy spiders over outlets' feeds and sitemaps, storing Articles."""
 
-from parawire.crawler.dedup import store_article
+from parawire.crawler.dedup import store_article, store_articles
 from parawire.crawler.extraction import Extracted, canonical_url, extract
 from parawire.crawler.runner import run_crawl, sources_path
 from parawire.crawler.scope import CrawlScope
@@ -11,4 +11,5 @@ from parawire.crawler.topics import assign_topic
 __all__ = [
     "CRAWL", "CrawlScope", "Extracted", "Outlet", "Sources", "assign_topic", "canonical_url",
     "extract", "load_sources", "run_crawl", "sources_path", "store_article",
+    "store_articles",
 ]

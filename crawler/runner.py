@@ -46,18 +46,24 @@ def _crawl_in_child(store_url: str, run_id: int, sources_path: str, since: date,
     from scrapy.crawler import CrawlerProcess
 
     from parawire.crawler.outlets import OutletLearning
+    from parawire.crawler.pool import extraction_pool
     from parawire.crawler.sources import load_sources
     from parawire.crawler.spiders.news import NewsSpider
 
     settings = scrapy_settings(crawl, PARAWIRE_STORE_URL=store_url, PARAWIRE_CRAWL_RUN_ID=run_id,
                                LOG_FILE=log_file, LOG_LEVEL="INFO")
     store = open_store(store_url)
-    process = CrawlerProcess(settings)
-    crawler = process.create_crawler(NewsSpider)
-    process.crawl(crawler, sources=load_sources(Path(sources_path)), since=since, until=until,
-                  min_text_chars=crawl.min_text_chars, known_urls=store.known_urls(),
-                  learning=OutletLearning(store), **scope)
-    process.start()
+    pool = extraction_pool(crawl.extract_processes)
+    try:
+        process = CrawlerProcess(settings)
+        crawler = process.create_crawler(NewsSpider)
+        process.crawl(crawler, sources=load_sources(Path(sources_path)), since=since,
+                      until=until, min_text_chars=crawl.min_text_chars,
+                      known_urls=store.known_urls(), learning=OutletLearning(store), pool=pool,
+                      **scope)
+        process.start()
+    finally:
+        pool.shutdown(cancel_futures=True)
     store.finish_crawl_run(run_id, _counts(crawler.stats.get_stats() if crawler.stats else {}))
 
 

@@ -62,7 +62,7 @@ class ArticleQueries(StoreBase):
         table = schema.articles
         canonical = article.canonical_url or article.url
         bands = _band_values(fingerprint.bands) if fingerprint else {}
-        with self.engine.begin() as conn:
+        with self._begin() as conn:
             seen_url = conn.execute(
                 sa.select(table.c.id).where(
                     sa.or_(table.c.url.in_([article.url, canonical]),
@@ -99,7 +99,7 @@ class ArticleQueries(StoreBase):
                             for column, value in _band_values(bands).items())))
             .order_by(table.c.id)
         )
-        with self.engine.connect() as conn:
+        with self._begin() as conn:
             return [FingerprintMatch(row.id, int(row.simhash, 16), row.syndicated_of)
                     for row in conn.execute(query)]
 

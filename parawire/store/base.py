@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from parawire.records import Run
 from parawire.store.rows import run_record
@@ -26,6 +27,28 @@ class StoreBase:
     """The engine the query groups run on (set by Store) and helpers they share."""
 
     engine: Engine
+    # The connection of the transaction() block in progress, if any.
+    _pinned: Connection | None = None
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Make the writes of the store calls inside the block one transaction (committed at
+        its end, rolled back if it raises); for calls that take part (add_article)."""
+        with self.engine.begin() as conn:
+            self._pinned = conn
+            try:
+                yield
+            finally:
+                self._pinned = None
+
+    @contextmanager
+    def _begin(self) -> Iterator[Connection]:
+        """The transaction() block's connection, or a new transaction of its own."""
+        if self._pinned is not None:
+            yield self._pinned
+        else:
+            with self.engine.begin() as conn:
+                yield conn
 
     def _add_to(self, conn: Any, table: sa.Table, column: str, rows: list[dict[str, Any]]) -> None:
         """Insert the rows, or add their `column` count to the rows with the same key."""
