@@ -2,10 +2,11 @@
 
     .venv/bin/python bench/crawl_speed.py
 
-One crawl run through the news spider (politeness off for loopback, all topics, every date
-since 1995) into a fresh SQLite store; pages/s counts the article pages the spider fetched
-over the crawl's own time (spider open to close) and over the whole run (with the crawler
-process's start). The baselines extract the same article pages in one plain loop in this
+One crawl run per number of extraction processes (crawl.extract_processes = 1 and 2)
+through the news spider (politeness off for loopback, all topics, every date since 1995)
+into a fresh SQLite store; pages/s counts the article pages the spider fetched over the
+crawl's own time (spider open to close) and over the whole run (with the crawler process's
+start). The baselines extract the same article pages in one plain loop in this
 process, before and after the crawl (their mean rate counts): trafilatura.extract with its
 defaults, and crawler.extraction.extract (the spider's extraction: trafilatura with
 metadata, dates and the language check). The load average is printed too: on a shared
@@ -32,6 +33,8 @@ from parawire.crawler.quality import sources_toml as saved_sources
 from parawire.demo import build_site, load_articles, serve_demo
 from parawire.demo import sources_toml as demo_sources
 
+PROCESSES = (1, 2)
+
 
 def article_pages() -> list[tuple[str, str]]:
     """(url, html) of every article page the crawl fetches: the demo's and the saved ones."""
@@ -51,10 +54,12 @@ def loop_rate(pages: list[tuple[str, str]], extractor: Callable[[str, str], obje
     return len(pages) / (time.perf_counter() - started)
 
 
-def crawl_once() -> dict:
-    """Crawl both loopback sites in one run; returns its counts and timings."""
-    settings = loopback_settings(
-        load_settings(data_dir=Path(tempfile.mkdtemp(prefix="parawire-bench-"))))
+def crawl_once(processes: int) -> dict:
+    """Crawl both loopback sites in one run with this many extraction processes; returns its
+    counts and timings."""
+    settings = loopback_settings(load_settings(
+        data_dir=Path(tempfile.mkdtemp(prefix="parawire-bench-")),
+        crawl={"extract_processes": processes}))
     groups = by_language(load_saved_pages(SHARED_DATA / "extraction"))
     sources = settings.data_dir / "sources.toml"
     settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -74,25 +79,28 @@ def main() -> None:
     loops: dict[str, Callable[[str, str], object]] = {
         "plain": lambda html, url: trafilatura.extract(html, url=url),
         "spider": lambda html, url: extract(html, url, today)}
-    # Each loop runs before and after the crawl, and counts at its mean rate: the load of a
+    # Each loop runs before and after the crawls, and counts at its mean rate: the load of a
     # shared machine changes in between.
     before = {name: loop_rate(pages, fn) for name, fn in loops.items()}
-    crawl = crawl_once()
+    crawls = {processes: crawl_once(processes) for processes in PROCESSES}
     plain, spider_extract = ((before[name] + loop_rate(pages, fn)) / 2
                              for name, fn in loops.items())
-    fetched = crawl["counts"]["fetched"]
-    crawl_rate = fetched / crawl["crawl_seconds"]
+    runs = {}
+    for processes, crawl in crawls.items():
+        rate = crawl["counts"]["fetched"] / crawl["crawl_seconds"]
+        runs[f"extract_processes_{processes}"] = {
+            **crawl, "pages_per_second": round(rate, 1),
+            "pages_per_second_with_process_start":
+                round(crawl["counts"]["fetched"] / crawl["run_seconds"], 1),
+            "ratio_to_trafilatura_loop": round(rate / plain, 2),
+            "ratio_to_spider_extraction_loop": round(rate / spider_extract, 2)}
     report("crawl_speed", {
         "cpus": os.cpu_count(),
         "load_average_1min": round(os.getloadavg()[0], 1),
         "article_pages": len(pages),
-        **crawl,
-        "pages_per_second": round(crawl_rate, 1),
-        "pages_per_second_with_process_start": round(fetched / crawl["run_seconds"], 1),
         "trafilatura_loop_pages_per_second": round(plain, 1),
         "spider_extraction_loop_pages_per_second": round(spider_extract, 1),
-        "ratio_to_trafilatura_loop": round(crawl_rate / plain, 2),
-        "ratio_to_spider_extraction_loop": round(crawl_rate / spider_extract, 2),
+        **runs,
     })
 
 

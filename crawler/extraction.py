@@ -48,6 +48,7 @@ class Extracted:
     author: str
     published: date | None
     language: str = ""
+    canonical: str = ""  # the page's <link rel="canonical"> as written (may be relative)
     line_keys: tuple[str, ...] = ()
     page_titles: tuple[str, ...] = ()
     fallback: str = ""
@@ -130,7 +131,7 @@ def extract(html: str, url: str, today: date, oldest: date = date(1995, 1, 1),
     body = without_boilerplate(without_headline(lines, [title, meta.og_title, meta.title]),
                                hints.boilerplate)
     text = "\n".join(body)
-    return Extracted(title=title, text=text, author=meta.author,
+    return Extracted(title=title, text=text, author=meta.author, canonical=meta.canonical,
                      published=published, language=detect_language(text),
                      line_keys=tuple(line_key(line) for line in lines),
                      page_titles=tuple(t for t in (meta.title, meta.og_title) if t),

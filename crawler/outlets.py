@@ -60,16 +60,24 @@ def learn_page(stats: OutletStats, found: Extracted) -> None:
     stats.affixes.update(set().union(*map(title_affixes, found.page_titles)))
 
 
+def is_boilerplate(key: str, pages: int) -> bool:
+    """Whether a line seen on this many earlier pages of an outlet is boilerplate there."""
+    return pages >= BOILERPLATE_EARLIER[key[0]]
+
+
+def site_affixes(stats: OutletStats) -> tuple[str, ...]:
+    """An outlet's site-name affixes, longest first."""
+    least = max(AFFIX_PAGES, AFFIX_SHARE * stats.pages)
+    return tuple(sorted((a for a, n in stats.affixes.items() if n >= least),
+                        key=len, reverse=True))
+
+
 def hints(stats: OutletStats) -> OutletHints:
     """What extraction uses of an outlet's statistics (its earlier pages) on its next page:
-    the keys of lines that are boilerplate if they come again, and its site-name affixes
-    (longest first)."""
-    least = max(AFFIX_PAGES, AFFIX_SHARE * stats.pages)
+    the keys of lines that are boilerplate if they come again, and its site-name affixes."""
     return OutletHints(
-        boilerplate=frozenset(key for key, n in stats.lines.items()
-                              if n >= BOILERPLATE_EARLIER[key[0]]),
-        affixes=tuple(sorted((a for a, n in stats.affixes.items() if n >= least),
-                             key=len, reverse=True)))
+        boilerplate=frozenset(key for key, n in stats.lines.items() if is_boilerplate(key, n)),
+        affixes=site_affixes(stats))
 
 
 class OutletLearning:
@@ -81,6 +89,8 @@ class OutletLearning:
         self.known: dict[str, OutletStats] = {}
         self.unsaved: dict[str, OutletStats] = {}
         self.stored_lines: dict[str, set[str]] = {}
+        # Each outlet's hints, kept in step with its statistics page by page.
+        self.current: dict[str, OutletHints] = {}
 
     def stats(self, outlet: str) -> OutletStats:
         """An outlet's statistics so far (read from the store on first use)."""
@@ -91,11 +101,17 @@ class OutletLearning:
 
     def hints(self, outlet: str) -> OutletHints:
         """What extraction should know of an outlet's pages now."""
-        return hints(self.stats(outlet))
+        if outlet not in self.current:
+            self.current[outlet] = hints(self.stats(outlet))
+        return self.current[outlet]
 
     def learn(self, outlet: str, found: Extracted) -> None:
-        """Count one extracted page of an outlet."""
-        learn_page(self.stats(outlet), found)
+        """Count one extracted page of an outlet (its hints follow: the lines of the page
+        that became boilerplate join them, the affixes are counted again)."""
+        stats, before = self.stats(outlet), self.hints(outlet)
+        learn_page(stats, found)
+        new = {key for key in found.line_keys if is_boilerplate(key, stats.lines[key])}
+        self.current[outlet] = OutletHints(before.boilerplate | new, site_affixes(stats))
         learn_page(self.unsaved.setdefault(outlet, OutletStats()), found)
         if sum(stats.pages for stats in self.unsaved.values()) >= SAVE_EVERY:
             self.save()

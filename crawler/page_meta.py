@@ -34,6 +34,7 @@ class PageMeta:
     og_title: str = ""
     ld_headline: str = ""
     title: str = ""
+    canonical: str = ""
     author: str = ""
     site_names: list[str] = field(default_factory=list)
     ld_published: str = ""
@@ -93,6 +94,7 @@ def read_page_meta(tree: HtmlElement) -> PageMeta:
     meta.article_h1 = [text for h1 in tree.xpath("//article//h1|//h1[@itemprop='headline']")
                        if (text := normalise(h1.text_content()))]
     meta.title = normalise(tree.findtext(".//title") or "")
+    meta.canonical = next(iter(tree.xpath("//link[@rel='canonical']/@href")), "").strip()
     for node in tree.iter("meta"):
         key = node.get("property") or node.get("name") or node.get("itemprop") or ""
         content = normalise(node.get("content") or "")

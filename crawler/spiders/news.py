@@ -252,7 +252,7 @@ class NewsSpider(scrapy.Spider):
     @staticmethod
     def _article(response: TextResponse, outlet: Outlet, found: Extracted, published: date,
                  topic: str) -> Article:
-        canonical = response.css('link[rel="canonical"]::attr(href)').get()
+        canonical = found.canonical
         return Article(
             url=response.url,
             canonical_url=canonical_url(response.urljoin(canonical) if canonical else response.url),
