@@ -7,15 +7,17 @@ through the news spider (politeness off for loopback, all topics, every date sin
 into a fresh SQLite store; pages/s counts the article pages the spider fetched over the
 crawl's own time (spider open to close) and over the whole run (with the crawler process's
 start). The baselines extract the same article pages in one plain loop in this
-process, before and after the crawl (their mean rate counts): trafilatura.extract with its
-defaults, and crawler.extraction.extract (the spider's extraction: trafilatura with
-metadata, dates and the language check). The load average is printed too: on a shared
-machine every figure moves with it, the ratios less.
+process, before and after the crawls (their mean rate counts): trafilatura.extract with its
+defaults, and crawler.extraction.extract (the spider's extraction: trafilatura's main text, the
+page's own metadata, dates, the language check). The load average is printed too: on a shared
+machine every figure moves with it, the ratios less. CPU milliseconds per page (the loops',
+and the crawler's with its extraction workers and start-up) do not depend on the load.
 """
 
 from __future__ import annotations
 
 import os
+import resource
 import tempfile
 import time
 from collections.abc import Callable
@@ -46,12 +48,19 @@ def article_pages() -> list[tuple[str, str]]:
     return demo + saved
 
 
-def loop_rate(pages: list[tuple[str, str]], extractor: Callable[[str, str], object]) -> float:
-    """Pages per second of one plain loop over the pages."""
-    started = time.perf_counter()
+def loop_rate(pages: list[tuple[str, str]],
+              extractor: Callable[[str, str], object]) -> tuple[float, float]:
+    """Pages per second of one plain loop over the pages, and its CPU milliseconds per page."""
+    started, cpu = time.perf_counter(), time.process_time()
     for url, html in pages:
         extractor(html, url)
-    return len(pages) / (time.perf_counter() - started)
+    cpu_ms = 1000 * (time.process_time() - cpu) / len(pages)
+    return len(pages) / (time.perf_counter() - started), cpu_ms
+
+
+def _cpu_seconds(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
 
 
 def crawl_once(processes: int) -> dict:
@@ -66,11 +75,16 @@ def crawl_once(processes: int) -> dict:
     with serve_demo() as demo_base, serve_pages(mirror_site(groups)) as saved_base:
         sources.write_text(demo_sources(demo_base) + "\n" + saved_sources(saved_base, groups))
         started = time.perf_counter()
+        crawler_cpu = _cpu_seconds(resource.RUSAGE_CHILDREN)
         counts = CRAWL(settings, {"since": date(1995, 1, 1), "sources": str(sources),
                                   "all_topics": True})
         wall = time.perf_counter() - started
+        crawler_cpu = _cpu_seconds(resource.RUSAGE_CHILDREN) - crawler_cpu
+    # CPU of the crawler process and its extraction workers (all reaped by now), start-up
+    # included: what the crawl costs whatever the machine's load.
     return {"counts": {k: v for k, v in counts.items() if k not in {"run_id", "log"}},
-            "crawl_seconds": counts["elapsed_ms"] / 1000, "run_seconds": round(wall, 2)}
+            "crawl_seconds": counts["elapsed_ms"] / 1000, "run_seconds": round(wall, 2),
+            "crawler_cpu_ms_per_page": round(1000 * crawler_cpu / counts["fetched"], 1)}
 
 
 def main() -> None:
@@ -83,8 +97,10 @@ def main() -> None:
     # shared machine changes in between.
     before = {name: loop_rate(pages, fn) for name, fn in loops.items()}
     crawls = {processes: crawl_once(processes) for processes in PROCESSES}
-    plain, spider_extract = ((before[name] + loop_rate(pages, fn)) / 2
-                             for name, fn in loops.items())
+    after = {name: loop_rate(pages, fn) for name, fn in loops.items()}
+    plain, spider_extract = ((before[name][0] + after[name][0]) / 2 for name in loops)
+    loop_cpu = {f"{name}_loop_cpu_ms_per_page": round((before[name][1] + after[name][1]) / 2, 1)
+                for name in loops}
     runs = {}
     for processes, crawl in crawls.items():
         rate = crawl["counts"]["fetched"] / crawl["crawl_seconds"]
@@ -100,6 +116,7 @@ def main() -> None:
         "article_pages": len(pages),
         "trafilatura_loop_pages_per_second": round(plain, 1),
         "spider_extraction_loop_pages_per_second": round(spider_extract, 1),
+        **loop_cpu,
         **runs,
     })
 

@@ -87,15 +87,21 @@ def _trafilatura(document: str | HtmlElement, url: str, fast: bool) -> Any:
 def _published(tree: HtmlElement, meta: PageMeta, url: str, today: date,
                oldest: date) -> date | None:
     """The article's own JSON-LD datePublished, its article:published_time, htmldate's
-    guess (run only when those are missing or implausible), the URL's date."""
+    guess from the page's markup (run only when those are missing or implausible), the URL's
+    date, and last htmldate's search of the page's text (a page with no date is skipped)."""
     own = publication_date([_metadata_date(meta.ld_published),
                             _metadata_date(meta.meta_published)], oldest, today)
     if own is not None:
         return own
-    guessed = find_date(tree, extensive_search=False, original_date=True, url=url,
-                        deferred_url_extractor=True, min_date=oldest.isoformat(),
-                        max_date=today.isoformat())
-    return publication_date([_metadata_date(guessed), date_from_url(url)], oldest, today)
+
+    def guess(extensive: bool) -> date | None:
+        return _metadata_date(find_date(
+            tree, extensive_search=extensive, original_date=True, url=url,
+            deferred_url_extractor=True, min_date=oldest.isoformat(),
+            max_date=today.isoformat()))
+
+    return (publication_date([guess(False), date_from_url(url)], oldest, today)
+            or publication_date([guess(True)], oldest, today))
 
 
 def extract(html: str, url: str, today: date, oldest: date = date(1995, 1, 1),
@@ -108,7 +114,8 @@ def extract(html: str, url: str, today: date, oldest: date = date(1995, 1, 1),
     The headline is chosen by agreement (crawler.headline) and removed from the top of the
     body, the outlet's known boilerplate lines are dropped, and typography is normalised.
     The date is the article's own JSON-LD datePublished or article:published_time, then
-    htmldate's, then the URL's; one in the future or before `oldest` is not taken. The
+    htmldate's, then the URL's, then one found in the page's text; one in the future or
+    before `oldest` is not taken. The
     title, author and date come from the page's own metadata (crawler.page_meta), not from
     trafilatura's, which costs a quarter of its time.
     """

@@ -16,10 +16,16 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import trafilatura
+from rapidfuzz import fuzz
+from trafilatura.utils import load_html
 
 from parawire.config import Settings
+from parawire.crawler.body import HEADLINE_LIKE, HEADLINE_LINES
+from parawire.crawler.extraction import extract, site_label
+from parawire.crawler.headline import SEPARATOR, is_site_name
 from parawire.crawler.language import detect_language
 from parawire.crawler.loopback import Page, loopback_settings, serve_pages
+from parawire.crawler.page_meta import read_page_meta
 from parawire.crawler.runner import run_crawl
 from parawire.crawler.scope import CrawlScope
 from parawire.store import store_of
@@ -205,3 +211,50 @@ def by_half(pages: list[SavedPage], scored: dict[str, Overlap],
             "stored_pages": {"parawire": summarise([scored[path] for path in kept]),
                              "trafilatura": summarise([plain[path] for path in kept])}}
     return halves
+
+
+_ODD_TYPOGRAPHY = re.compile("[\u00a0\u200b\u200c\u200d\u2060\ufeff\u2018\u2019\u201c\u201d]")
+
+
+def _kinds(title: str, text: str, published: date | None, page: SavedPage,
+           hints: list[str]) -> Counter[str]:
+    """The failure kinds one extraction shows (those that need no expected title or date)."""
+    lines = text.splitlines()
+    tail = SEPARATOR.split(title)[-1] if SEPARATOR.search(title) else ""
+    found = Counter({
+        "body_lost (F1 < 0.5)": overlap(text, page.expected).f1 < 0.5,
+        "title_keeps_site_name": bool(tail) and is_site_name(tail, hints),
+        "headline_repeated_in_body": bool(title) and any(
+            fuzz.ratio(line.casefold(), title.casefold()) >= HEADLINE_LIKE
+            for line in lines[:HEADLINE_LINES]),
+        "odd_typography": bool(_ODD_TYPOGRAPHY.search(title + text)),
+        "no_date": published is None,
+    })
+    return +found
+
+
+def failure_kinds(pages: list[SavedPage], today: date) -> dict[str, dict[str, dict[str, int]]]:
+    """Per half, how many pages show each failure kind with parawire's extraction and with
+    plain trafilatura's (bare_extraction with its metadata): kinds that need no expected title
+    or date, which the saved pages do not have (a title ending in the site's name per
+    og:site_name, JSON-LD or the host; a body line repeating the headline; non-breaking
+    spaces, zero-width characters or curly quotes; no date)."""
+    table: dict[str, dict[str, dict[str, int]]] = {}
+    for half in (TUNE, CHECK):
+        ours: Counter[str] = Counter()
+        plain: Counter[str] = Counter()
+        for page in (page for page in pages if page.half == half):
+            html = page.html.decode("utf-8", "replace")
+            meta = read_page_meta(load_html(html))
+            hints = [*meta.site_names, site_label(page.url)]
+            found = extract(html, page.url, today)
+            if found is not None:
+                ours += _kinds(found.title, found.text, found.published, page, hints)
+            doc = trafilatura.bare_extraction(html, url=page.url, with_metadata=True)
+            day = date.fromisoformat(doc.date[:10]) if doc is not None and doc.date else None
+            if doc is not None:
+                plain += _kinds(doc.title or "", doc.text or "", day, page, hints)
+        table[half] = {"pages": {"parawire": sum(p.half == half for p in pages)},
+                       **{kind: {"parawire": ours[kind], "trafilatura": plain[kind]}
+                          for kind in sorted(ours | plain)}}
+    return table
