@@ -8,9 +8,10 @@ an outlet's second page on) and go back to the store in batches.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from urllib.parse import urlsplit
 
-from parawire.crawler.body import OTHER_KEY, SENTENCE_KEY
+from parawire.crawler.body import OTHER_KEY, SENTENCE_KEY, line_key, without_boilerplate
 from parawire.crawler.extraction import Extracted, OutletHints
 from parawire.crawler.headline import SEPARATOR, is_site_name
 from parawire.records import OutletStats
@@ -72,11 +73,18 @@ def site_affixes(stats: OutletStats) -> tuple[str, ...]:
                         key=len, reverse=True))
 
 
+def confirmed(key: str, pages: int) -> bool:
+    """Whether a line is boilerplate seen on STORED_PAGES pages or more: the outlet's set of
+    those stays as small as its real boilerplate, unlike that of every line seen once."""
+    return pages >= STORED_PAGES and is_boilerplate(key, pages)
+
+
 def hints(stats: OutletStats) -> OutletHints:
-    """What extraction uses of an outlet's statistics (its earlier pages) on its next page:
-    the keys of lines that are boilerplate if they come again, and its site-name affixes."""
+    """What extraction in a worker uses of an outlet's statistics on its next page: the keys
+    of its confirmed boilerplate lines, and its site-name affixes. (Lines seen on one
+    earlier page only are dropped afterwards: OutletLearning.clean.)"""
     return OutletHints(
-        boilerplate=frozenset(key for key, n in stats.lines.items() if is_boilerplate(key, n)),
+        boilerplate=frozenset(key for key, n in stats.lines.items() if confirmed(key, n)),
         affixes=site_affixes(stats))
 
 
@@ -105,12 +113,20 @@ class OutletLearning:
             self.current[outlet] = hints(self.stats(outlet))
         return self.current[outlet]
 
+    def clean(self, outlet: str, found: Extracted) -> Extracted:
+        """The page without the lines its outlet's earlier pages make boilerplate (those a
+        worker did not know of: seen on one earlier page)."""
+        stats = self.stats(outlet)
+        lines = found.text.split("\n")
+        known = {key for line in lines if is_boilerplate(key := line_key(line), stats.lines[key])}
+        return replace(found, text="\n".join(without_boilerplate(lines, known)))
+
     def learn(self, outlet: str, found: Extracted) -> None:
-        """Count one extracted page of an outlet (its hints follow: the lines of the page
-        that became boilerplate join them, the affixes are counted again)."""
+        """Count one extracted page of an outlet (its hints follow: the page's lines that
+        became confirmed boilerplate join them, the affixes are counted again)."""
         stats, before = self.stats(outlet), self.hints(outlet)
         learn_page(stats, found)
-        new = {key for key in found.line_keys if is_boilerplate(key, stats.lines[key])}
+        new = {key for key in found.line_keys if confirmed(key, stats.lines[key])}
         self.current[outlet] = OutletHints(before.boilerplate | new, site_affixes(stats))
         learn_page(self.unsaved.setdefault(outlet, OutletStats()), found)
         if sum(stats.pages for stats in self.unsaved.values()) >= SAVE_EVERY:

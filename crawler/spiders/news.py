@@ -197,8 +197,9 @@ class NewsSpider(scrapy.Spider):
     # -- articles -------------------------------------------------------------------
     async def extracted(self, html: str, url: str, outlet: Outlet) -> Extracted | None:
         """A page's article, extracted in the pool when the spider has one (the reactor
-        goes on downloading meanwhile), with what the page's site taught so far; the page
-        then adds to what its site teaches."""
+        goes on downloading meanwhile), with what the page's site taught so far (the
+        worker gets the site's confirmed boilerplate; lines seen on one earlier page are
+        dropped here); the page then adds to what its site teaches."""
         site = outlet_key(url)
         args = (html, url, self.today, outlet.oldest, self.learning.hints(site))
         if self.pool is None:
@@ -206,6 +207,7 @@ class NewsSpider(scrapy.Spider):
         else:
             found = await asyncio.wrap_future(self.pool.submit(extract, *args))
         if found is not None:
+            found = self.learning.clean(site, found)
             self.learning.learn(site, found)
             if found.fallback:
                 self.count(f"fallback/{found.fallback}")
