@@ -66,3 +66,10 @@ def store_article(store: Store, article: Article, crawl_run_id: int | None = Non
     if outcome is ArticleOutcome.STORED and article.syndicated_of is not None:
         return ArticleOutcome.NEAR_DUPLICATE
     return outcome
+
+
+def store_articles(store: Store, articles: Iterable[Article],
+                   crawl_run_id: int | None = None) -> list[ArticleOutcome]:
+    """Store articles as store_article does, in one transaction (each sees those before it)."""
+    with store.transaction():
+        return [store_article(store, article, crawl_run_id) for article in articles]

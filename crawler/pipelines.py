@@ -1,26 +1,29 @@
-"""Item pipeline: each extracted Article goes to the store, deduplicated."""
+"""Item pipeline: extracted Articles go to the store, deduplicated, in batched transactions."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from scrapy.exceptions import DropItem
 from scrapy.utils.defer import deferred_from_coro
 from sqlalchemy.exc import OperationalError
 
 from parawire.config import load_settings
-from parawire.crawler.dedup import store_article
+from parawire.crawler.dedup import store_articles
 from parawire.records import Article
 from parawire.stage import describe
 from parawire.store import Store, open_store
 
 # The crawl stats key under which a store failure is noted (the runner reads it).
 FAILURE_STAT = "parawire_failure"
+# Articles written per transaction: one commit per article would cost the crawl more than
+# the articles' own writes.
+BATCH = 50
 
 
 class StorePipeline:
     """Stores articles; duplicates (by URL, canonical URL or content) are counted, not stored,
-    and near-duplicates are counted and stored as copies of their original (crawler.dedup)."""
+    and near-duplicates are counted and stored as copies of their original (crawler.dedup).
+    Articles are written BATCH at a time, and the rest when the spider closes."""
 
     def __init__(self, store_url: str, crawl_run_id: int | None, stats: Any = None,
                  crawler: Any = None) -> None:
@@ -29,6 +32,7 @@ class StorePipeline:
         self.stats = stats
         self.crawler = crawler
         self.store: Store | None = None
+        self.pending: list[Article] = []
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> StorePipeline:
@@ -42,16 +46,29 @@ class StorePipeline:
         self.store = open_store(self.store_url)
 
     def process_item(self, item: Article, spider: Any = None) -> Article:
-        """Store one article and count the outcome."""
-        assert self.store is not None
-        try:
-            outcome = store_article(self.store, item, self.crawl_run_id)
-        except (OperationalError, OSError) as exc:  # the store is full, gone or damaged
-            self._fail(f"cannot store {item.url}: {describe(exc)}")
-            raise DropItem(str(exc)) from None
-        if self.stats is not None:
-            self.stats.inc_value(f"parawire/{outcome.value}")
+        """Queue one article; store the queue when it is a batch."""
+        self.pending.append(item)
+        if len(self.pending) >= BATCH:
+            self.flush()
         return item
+
+    def close_spider(self, spider: Any = None) -> None:
+        """Store the articles still queued."""
+        self.flush()
+
+    def flush(self) -> None:
+        """Store the queued articles in one transaction and count their outcomes; when the
+        store cannot take them (full, gone or damaged) the crawl stops and its run fails."""
+        assert self.store is not None
+        batch, self.pending = self.pending, []
+        try:
+            outcomes = store_articles(self.store, batch, self.crawl_run_id)
+        except (OperationalError, OSError) as exc:
+            self._fail(f"cannot store {len(batch)} articles ({batch[0].url} …): {describe(exc)}")
+            return
+        if self.stats is not None:
+            for outcome in outcomes:
+                self.stats.inc_value(f"parawire/{outcome.value}")
 
     def _fail(self, reason: str) -> None:
         """Stop the crawl: the store cannot take its articles (the run fails with `reason`)."""

@@ -4,24 +4,36 @@ and the stored body text scored against the expected text by token precision and
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import date
 from html import escape
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
+import trafilatura
+from rapidfuzz import fuzz
+from trafilatura.utils import load_html
+
 from parawire.config import Settings
+from parawire.crawler.body import HEADLINE_LIKE, HEADLINE_LINES
+from parawire.crawler.extraction import extract, site_label
+from parawire.crawler.headline import SEPARATOR, is_site_name
 from parawire.crawler.language import detect_language
 from parawire.crawler.loopback import Page, loopback_settings, serve_pages
+from parawire.crawler.page_meta import read_page_meta
 from parawire.crawler.runner import run_crawl
 from parawire.crawler.scope import CrawlScope
 from parawire.store import store_of
 
 OUTLET = "saved-pages"
+# The fixed split of the saved pages by domain: extraction choices are tuned on TUNE only,
+# CHECK is held out and scored (with TUNE) by the quality test and bench.
+TUNE, CHECK = "tune", "check"
 HTML = "text/html; charset=utf-8"
 _WORD = re.compile(r"\w+")
 
@@ -34,6 +46,17 @@ class SavedPage:
     url: str  # where the page was saved from
     html: bytes
     expected: str
+
+    @property
+    def domain(self) -> str:
+        """The publisher's host name, without "www."."""
+        return urlsplit(self.url).netloc.lower().removeprefix("www.")
+
+    @property
+    def half(self) -> str:
+        """TUNE or CHECK: the parity of the first byte of the SHA-256 of the domain, so that
+        every page of a publisher is in the same half (80 tuning pages, 101 check pages)."""
+        return TUNE if hashlib.sha256(self.domain.encode()).digest()[0] % 2 == 0 else CHECK
 
     @property
     def path(self) -> str:
@@ -162,5 +185,76 @@ def crawl_and_score(settings: Settings, pages: list[SavedPage],
     return {"counts": counts,
             "all_pages": summarise(list(scored.values())),
             "stored_pages": summarise([o for path, o in scored.items() if path in stored]),
+            "halves": by_half(pages, scored, stored),
             "lowest_f1": [{"path": path, "f1": round(o.f1, 3), "precision": round(o.precision, 3),
                            "recall": round(o.recall, 3)} for path, o in worst]}
+
+
+def plain_trafilatura(page: SavedPage) -> str:
+    """The body text plain trafilatura finds on a page, with its defaults: the baseline."""
+    return trafilatura.extract(page.html.decode("utf-8", "replace"), url=page.url) or ""
+
+
+def by_half(pages: list[SavedPage], scored: dict[str, Overlap],
+            stored: Collection[str]) -> dict[str, dict]:
+    """For each half (TUNE, CHECK): parawire's scores (`scored`, by path) and plain
+    trafilatura's on the same pages, over all the half's pages (a page the crawl skipped,
+    e.g. for having no date, scores 0 for parawire only) and over those the crawl stored."""
+    halves: dict[str, dict] = {}
+    for half in (TUNE, CHECK):
+        mine = [page for page in pages if page.half == half]
+        plain = {page.path: overlap(plain_trafilatura(page), page.expected) for page in mine}
+        kept = [page.path for page in mine if page.path in stored]
+        halves[half] = {
+            "parawire": summarise([scored[page.path] for page in mine]),
+            "trafilatura": summarise([plain[page.path] for page in mine]),
+            "stored_pages": {"parawire": summarise([scored[path] for path in kept]),
+                             "trafilatura": summarise([plain[path] for path in kept])}}
+    return halves
+
+
+_ODD_TYPOGRAPHY = re.compile("[\u00a0\u200b\u200c\u200d\u2060\ufeff\u2018\u2019\u201c\u201d]")
+
+
+def _kinds(title: str, text: str, published: date | None, page: SavedPage,
+           hints: list[str]) -> Counter[str]:
+    """The failure kinds one extraction shows (those that need no expected title or date)."""
+    lines = text.splitlines()
+    tail = SEPARATOR.split(title)[-1] if SEPARATOR.search(title) else ""
+    found = Counter({
+        "body_lost (F1 < 0.5)": overlap(text, page.expected).f1 < 0.5,
+        "title_keeps_site_name": bool(tail) and is_site_name(tail, hints),
+        "headline_repeated_in_body": bool(title) and any(
+            fuzz.ratio(line.casefold(), title.casefold()) >= HEADLINE_LIKE
+            for line in lines[:HEADLINE_LINES]),
+        "odd_typography": bool(_ODD_TYPOGRAPHY.search(title + text)),
+        "no_date": published is None,
+    })
+    return +found
+
+
+def failure_kinds(pages: list[SavedPage], today: date) -> dict[str, dict[str, dict[str, int]]]:
+    """Per half, how many pages show each failure kind with parawire's extraction and with
+    plain trafilatura's (bare_extraction with its metadata): kinds that need no expected title
+    or date, which the saved pages do not have (a title ending in the site's name per
+    og:site_name, JSON-LD or the host; a body line repeating the headline; non-breaking
+    spaces, zero-width characters or curly quotes; no date)."""
+    table: dict[str, dict[str, dict[str, int]]] = {}
+    for half in (TUNE, CHECK):
+        ours: Counter[str] = Counter()
+        plain: Counter[str] = Counter()
+        for page in (page for page in pages if page.half == half):
+            html = page.html.decode("utf-8", "replace")
+            meta = read_page_meta(load_html(html))
+            hints = [*meta.site_names, site_label(page.url)]
+            found = extract(html, page.url, today)
+            if found is not None:
+                ours += _kinds(found.title, found.text, found.published, page, hints)
+            doc = trafilatura.bare_extraction(html, url=page.url, with_metadata=True)
+            day = date.fromisoformat(doc.date[:10]) if doc is not None and doc.date else None
+            if doc is not None:
+                plain += _kinds(doc.title or "", doc.text or "", day, page, hints)
+        table[half] = {"pages": {"parawire": sum(p.half == half for p in pages)},
+                       **{kind: {"parawire": ours[kind], "trafilatura": plain[kind]}
+                          for kind in sorted(ours | plain)}}
+    return table

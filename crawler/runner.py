@@ -54,6 +54,8 @@ def crawl_here(job: dict[str, Any]) -> None:
     finished, interrupted (stopped by a signal) or failed, with the reason."""
     from scrapy.crawler import CrawlerProcess
 
+    from parawire.crawler.outlets import OutletLearning
+    from parawire.crawler.pool import extraction_pool
     from parawire.crawler.sources import load_sources
     from parawire.crawler.spiders.news import NewsSpider
 
@@ -62,13 +64,18 @@ def crawl_here(job: dict[str, Any]) -> None:
                                PARAWIRE_CRAWL_RUN_ID=run_id, LOG_FILE=job["log_file"],
                                LOG_LEVEL="INFO")
     store = open_store(job["store_url"])
-    process = CrawlerProcess(settings)
-    crawler = process.create_crawler(NewsSpider)
-    process.crawl(crawler, sources=load_sources(Path(job["sources"])),
-                  since=date.fromisoformat(job["since"]), until=date.fromisoformat(job["until"]),
-                  min_text_chars=crawl.min_text_chars, known_urls=store.known_urls(),
-                  **job["filters"])
-    process.start()
+    pool = extraction_pool(crawl.extract_processes)
+    try:
+        process = CrawlerProcess(settings)
+        crawler = process.create_crawler(NewsSpider)
+        process.crawl(crawler, sources=load_sources(Path(job["sources"])),
+                      since=date.fromisoformat(job["since"]),
+                      until=date.fromisoformat(job["until"]),
+                      min_text_chars=crawl.min_text_chars, known_urls=store.known_urls(),
+                      learning=OutletLearning(store), pool=pool, **job["filters"])
+        process.start()
+    finally:
+        pool.shutdown(cancel_futures=True)
     stats = crawler.stats.get_stats() if crawler.stats else {}
     ended = str(stats.get("finish_reason", ""))
     if ended == "finished":

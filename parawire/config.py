@@ -98,6 +98,7 @@ class CrawlConfig(_Section):
     download_timeout: float = Field(20, gt=0)
     max_download_bytes: int = Field(10 * 1024 * 1024, ge=1024)
     min_text_chars: int = Field(300, ge=0)
+    extract_processes: int = Field(0, ge=0, le=256)
     concurrent_per_domain: int = Field(4, ge=1, le=64)
     autothrottle: bool = True
     retry_times: int = Field(2, ge=0, le=10)

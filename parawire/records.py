@@ -74,6 +74,22 @@ class Collocation:
 
 
 @dataclass(slots=True)
+class OutletStats:
+    """What the crawler has seen of one outlet: its pages, and on how many of them each
+    body line (by key) and each title prefix/suffix came."""
+
+    pages: int = 0
+    lines: Counter[str] = field(default_factory=Counter)
+    affixes: Counter[str] = field(default_factory=Counter)
+
+    def add(self, other: OutletStats) -> None:
+        """Add another outlet's counts to these."""
+        self.pages += other.pages
+        self.lines.update(other.lines)
+        self.affixes.update(other.affixes)
+
+
+@dataclass(slots=True)
 class CollocationCounts:
     """Counts over sentences for statistical collocations: each (case-folded) lemma, each
     candidate pair of adjacent lemmas, and how many lemmas were counted in all."""

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import asyncio
+from collections.abc import AsyncIterator, Iterable, Iterator
+from concurrent.futures import Executor
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -13,10 +15,11 @@ from scrapy.http import HtmlResponse, Response, TextResponse
 from parawire.config import CrawlConfig
 from parawire.crawler.dates import publication_date
 from parawire.crawler.decoding import page_text
-from parawire.crawler.extraction import canonical_url, extract
+from parawire.crawler.extraction import Extracted, canonical_url, extract
 from parawire.crawler.failures import failure_reason
 from parawire.crawler.language import same_language
 from parawire.crawler.listings import Listed, ListingError, parse_feed, parse_section, parse_sitemap
+from parawire.crawler.outlets import OutletLearning, outlet_key
 from parawire.crawler.sources import DEFAULT_SOURCES, Outlet, Section, Sources, load_sources
 from parawire.crawler.topics import OTHER, assign_topic
 from parawire.records import Article
@@ -50,6 +53,7 @@ class NewsSpider(scrapy.Spider):
                  until: date | str | None = None, min_text_chars: int = _CRAWL.min_text_chars,
                  known_urls: set[str] | None = None, outlets: Iterable[str] | str | None = None,
                  topics: Iterable[str] | str | None = None, all_topics: bool = False,
+                 learning: OutletLearning | None = None, pool: Executor | None = None,
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if not isinstance(sources, Sources):
@@ -67,6 +71,14 @@ class NewsSpider(scrapy.Spider):
         # that a redirect loop reaches the redirect limit and is reported as one.
         self.requested: set[str] = set()
         self.allowed_domains = sorted({d for o in self.outlets for d in o.domains})
+        # Per-outlet boilerplate and site names (in memory only unless given a store's).
+        self.learning = learning or OutletLearning(None)
+        # Extraction off the reactor's thread (crawler.pool); None: in this thread.
+        self.pool = pool
+
+    def closed(self, reason: str) -> None:
+        """Scrapy hook: store what was learned of the outlets since the last save."""
+        self.learning.save()
 
     # -- counting -------------------------------------------------------------------
     def count(self, key: str, n: int = 1) -> None:
@@ -183,8 +195,26 @@ class NewsSpider(scrapy.Spider):
                                  dont_filter=True)
 
     # -- articles -------------------------------------------------------------------
-    def parse_article(self, response: Response, outlet: Outlet,
-                      listed_day: date | None) -> Iterator[Article]:
+    async def extracted(self, html: str, url: str, outlet: Outlet) -> Extracted | None:
+        """A page's article, extracted in the pool when the spider has one (the reactor
+        goes on downloading meanwhile), with what the page's site taught so far (the
+        worker gets the site's confirmed boilerplate; lines seen on one earlier page are
+        dropped here); the page then adds to what its site teaches."""
+        site = outlet_key(url)
+        args = (html, url, self.today, outlet.oldest, self.learning.hints(site))
+        if self.pool is None:
+            found = extract(*args)
+        else:
+            found = await asyncio.wrap_future(self.pool.submit(extract, *args))
+        if found is not None:
+            found = self.learning.clean(site, found)
+            self.learning.learn(site, found)
+            if found.fallback:
+                self.count(f"fallback/{found.fallback}")
+        return found
+
+    async def parse_article(self, response: Response, outlet: Outlet,
+                            listed_day: date | None) -> AsyncIterator[Article]:
         """Extract one article; skip (and count) pages that hold none."""
         self.count("fetched")
         if not isinstance(response, HtmlResponse):
@@ -194,7 +224,7 @@ class NewsSpider(scrapy.Spider):
         html, guessed = page_text(response)
         if guessed:
             self.count("repaired_encoding")
-        found = extract(html, response.url, self.today, outlet.oldest)
+        found = await self.extracted(html, response.url, outlet)
         if found is None or len(found.text) < self.min_text_chars:
             self.skip("too_short", response.url)
             return
@@ -222,9 +252,9 @@ class NewsSpider(scrapy.Spider):
         return topic != OTHER and (not self.topics or topic in self.topics)
 
     @staticmethod
-    def _article(response: TextResponse, outlet: Outlet, found: Any, published: date,
+    def _article(response: TextResponse, outlet: Outlet, found: Extracted, published: date,
                  topic: str) -> Article:
-        canonical = response.css('link[rel="canonical"]::attr(href)').get()
+        canonical = found.canonical
         return Article(
             url=response.url,
             canonical_url=canonical_url(response.urljoin(canonical) if canonical else response.url),

@@ -66,6 +66,15 @@ class StoreBase:
             self._local = threading.local()
         return self._local
 
+    def _add_to(self, conn: Any, table: sa.Table, column: str, rows: list[dict[str, Any]]) -> None:
+        """Insert the rows, or add their `column` count to the rows with the same key."""
+        if not rows:
+            return
+        insert = self._insert(table)
+        conn.execute(insert.on_conflict_do_update(
+            index_elements=[key.name for key in table.primary_key],
+            set_={column: table.c[column] + insert.excluded[column]}), rows)
+
     def _insert(self, table: sa.Table) -> Any:
         """An INSERT that can say what to do on a conflict (the dialect's own insert)."""
         dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite

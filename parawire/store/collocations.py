@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -79,21 +78,12 @@ class CollocationQueries(StoreBase):
 
     def _add_counts(self, conn: Connection, language: str, counts: CollocationCounts) -> None:
         # Rows in key order, so that concurrent writers lock them in the same order.
-        self._add_occurrences(conn, schema.collocation_words, [
+        self._add_to(conn, schema.collocation_words, "occurrences", [
             {"language": language, "word": word, "occurrences": n}
             for word, n in sorted(counts.words.items())])
-        self._add_occurrences(conn, schema.collocation_pairs, [
+        self._add_to(conn, schema.collocation_pairs, "occurrences", [
             {"language": language, "first_word": first, "second_word": second, "occurrences": n}
             for (first, second), n in sorted(counts.pairs.items())])
         if counts.tokens:
-            self._add_occurrences(conn, schema.collocation_totals,
-                                  [{"language": language, "occurrences": counts.tokens}])
-
-    def _add_occurrences(self, conn: Connection, table: sa.Table, rows: list[dict[str, Any]]) -> None:
-        """Insert the rows, or add their occurrences to the rows with the same key."""
-        if not rows:
-            return
-        insert = self._insert(table)
-        conn.execute(insert.on_conflict_do_update(
-            index_elements=[column.name for column in table.primary_key],
-            set_={"occurrences": table.c.occurrences + insert.excluded.occurrences}), rows)
+            self._add_to(conn, schema.collocation_totals, "occurrences",
+                         [{"language": language, "occurrences": counts.tokens}])

@@ -147,17 +147,30 @@ review_labels = Table(
 # The statistics of PMI collocations per language, kept up to date as articles are annotated:
 # how often each lemma and each candidate pair of adjacent lemmas occurs, and how many lemmas
 # were counted in all.
-def _occurrences(name: str, *key: str) -> Table:
-    """A table of how often each key occurs in a language's sentences."""
+def _occurrences(name: str, *key: str, scope: Column | None = None,
+                 count: str = "occurrences") -> Table:
+    """A table of how often each key occurs within a scope (default: a language's sentences)."""
     return Table(
         name,
         metadata,
-        Column("language", String(16), primary_key=True),
+        scope if scope is not None else Column("language", String(16), primary_key=True),
         *(Column(column, Text, primary_key=True) for column in key),
-        Column("occurrences", BigInteger, nullable=False),
+        Column(count, BigInteger, nullable=False),
     )
 
 
 collocation_words = _occurrences("collocation_words", "word")
 collocation_pairs = _occurrences("collocation_pairs", "first_word", "second_word")
 collocation_totals = _occurrences("collocation_totals")
+
+
+# What the crawler learns of each outlet's pages (crawler.outlets): how many pages it has
+# seen, and on how many of them each body line (by key) and each title prefix/suffix came.
+def _outlet_counts(name: str, *key: str) -> Table:
+    return _occurrences(name, *key, scope=Column("outlet", String(255), primary_key=True),
+                        count="pages")
+
+
+outlet_pages = _outlet_counts("outlet_pages")
+outlet_lines = _outlet_counts("outlet_lines", "line_key")
+outlet_affixes = _outlet_counts("outlet_affixes", "affix")

@@ -13,6 +13,7 @@ from sqlalchemy.exc import DatabaseError, OperationalError
 from parawire.errors import ParawireError
 from parawire.store.alignment import AlignmentQueries
 from parawire.store.articles import ArticleQueries
+from parawire.store.outlets import OutletQueries
 from parawire.store.overview import OverviewQueries
 from parawire.store.pair_search import PairSearchQueries
 from parawire.store.review import ReviewQueries
@@ -30,7 +31,8 @@ def open_store(url: str) -> Store:
     return store
 
 
-class Store(ArticleQueries, AlignmentQueries, ReviewQueries, OverviewQueries, PairSearchQueries):
+class Store(ArticleQueries, AlignmentQueries, ReviewQueries, OverviewQueries, PairSearchQueries,
+            OutletQueries):
     """Typed access to the store, the same on SQLite and PostgreSQL; one instance per process."""
 
     def __init__(self, url: str) -> None:

@@ -3,10 +3,14 @@ text matches the expected text (token F1, mean per page, pages not stored count 
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
+import trafilatura
 
 from parawire.config import load_settings
-from parawire.crawler.quality import crawl_and_score, load_saved_pages, overlap
+from parawire.crawler import extract
+from parawire.crawler.quality import CHECK, TUNE, crawl_and_score, load_saved_pages, overlap
 
 
 def test_overlap_counts_repeated_tokens_once_per_occurrence():
@@ -39,3 +43,35 @@ def test_pages_not_stored_are_counted_under_a_reason(scored):
     skipped = sum(n for key, n in counts.items() if key.startswith(("skipped/", "errors/")))
     assert counts["stored"] + skipped == counts["fetched"]
     assert result["stored_pages"]["pages"] == counts["stored"] >= 170
+
+
+def test_halves_split_by_domain_and_are_fixed(shared_data):
+    pages = load_saved_pages(shared_data / "extraction")
+    halves = {half: {page.domain for page in pages if page.half == half} for half in (TUNE, CHECK)}
+    assert not halves[TUNE] & halves[CHECK]
+    assert [sum(page.half == half for page in pages) for half in (TUNE, CHECK)] == [80, 101]
+
+
+def test_each_half_is_scored_against_plain_trafilatura(scored):
+    _, result = scored
+    halves = result["halves"]
+    assert halves[TUNE]["parawire"]["pages"] == halves[TUNE]["trafilatura"]["pages"] == 80
+    assert halves[CHECK]["parawire"]["pages"] == halves[CHECK]["trafilatura"]["pages"] == 101
+    # The held-out half: parawire's body text beats plain trafilatura's on the same pages,
+    # on all of them (those the crawl skipped score 0) and on those it stored.
+    check = halves[CHECK]
+    assert check["parawire"]["f1"] > check["trafilatura"]["f1"], halves
+    assert check["stored_pages"]["parawire"]["pages"] >= 95
+    assert check["stored_pages"]["parawire"]["f1"] > check["stored_pages"]["trafilatura"]["f1"]
+
+
+def test_navigation_only_fast_result_falls_back_to_full_extraction(shared_data):
+    # A city hall's news page whose fast extraction is its menu (links only).
+    page = next(page for page in load_saved_pages(shared_data / "extraction")
+                if page.domain == "jaraguadosul.com.br")
+    html = page.html.decode("utf-8")
+    fast = trafilatura.bare_extraction(html, url=page.url, fast=True)
+    assert overlap(fast.text, page.expected).f1 < 0.3
+    found = extract(html, page.url, date(2026, 1, 1))
+    assert found is not None and found.fallback == "link_dense"
+    assert overlap(found.text, page.expected).f1 > 0.9

@@ -1,0 +1,109 @@
+"""Extraction rules on small pages: headline by agreement and without the site's name,
+fuzzy headline removal, typography, suspicious bodies, the article's own date first."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+from trafilatura.utils import load_html
+
+from parawire.crawler.body import line_key, suspicion, without_boilerplate, without_headline
+from parawire.crawler.extraction import extract
+from parawire.crawler.headline import choose_headline, strip_site
+from parawire.crawler.page_meta import PageMeta, read_page_meta
+from parawire.crawler.typography import normalise, normalise_lines
+
+TODAY = date(2026, 11, 23)
+PARAGRAPHS = "".join(
+    f"<p>Paragraph {i} of the council story says that the new budget was approved on Monday "
+    f"after a long debate among the members about roads, schools and taxes.</p>"
+    for i in range(8))
+
+
+def page(head: str = "", body: str = "") -> str:
+    return f"<html><head>{head}</head><body>{body}</body></html>"
+
+
+def test_typography_is_normalised():
+    assert normalise("Hello\u00a0world \u201cquoted\u201d it\u2019s\u200b done") == \
+        "Hello world \"quoted\" it's done"
+    assert normalise_lines("one\u00a0 two\n\n\u200b\nthree") == ["one two", "three"]
+
+
+def test_site_name_and_dates_are_stripped_from_titles():
+    assert strip_site("Big story | Börsen-Zeitung", ["Börsen-Zeitung"]) == "Big story"
+    assert strip_site("Big story – DW – 13.06.2023", ["dw"]) == "Big story"
+    assert strip_site("Big story - WELT", ["welt"]) == "Big story"
+    assert strip_site("Big story：朝日新聞デジタル", ["朝日新聞デジタル"]) == "Big story"
+    assert strip_site("Site News: Big story", [], affixes=["Site News: "]) == "Big story"
+    # A part that is a story mentioning the site is kept.
+    assert strip_site("Guide to PolitiFact ratings and their many uses | PolitiFact",
+                      ["PolitiFact"]) == "Guide to PolitiFact ratings and their many uses"
+
+
+def test_visible_headline_wins_when_it_agrees_with_another_candidate():
+    meta = PageMeta(h1=["Council approves budget after long debate on roads"],
+                    og_title="Budget approved: what it means for you | Town Herald",
+                    ld_headline="Council approves budget after debate on roads",
+                    title="Budget approved: what it means for you | Town Herald",
+                    site_names=["Town Herald"])
+    assert choose_headline(meta) == "Council approves budget after long debate on roads"
+
+
+def test_logo_h1_loses_to_the_candidates_that_agree():
+    meta = PageMeta(h1=["Town Herald"], og_title="Council approves budget",
+                    title="Council approves budget - Town Herald", site_names=["Town Herald"])
+    assert choose_headline(meta) == "Council approves budget"
+    assert choose_headline(PageMeta(title="Only a title | Herald"), ["herald"]) == "Only a title"
+    assert choose_headline(PageMeta(), fallback="from trafilatura") == "from trafilatura"
+
+
+def test_headline_is_removed_from_the_body_by_fuzzy_match():
+    lines = ["Council Approves Budget After Long Debate – Town Herald",
+             "The council approved the budget on Monday.", "Council approves budget"]
+    assert without_headline(lines, ["Council approves budget after long debate"]) == lines[1:]
+    assert without_headline(["Council approved a budget today."], ["Council approves budget"]) \
+        == ["Council approved a budget today."]
+
+
+def test_outlet_boilerplate_lines_go_unless_they_are_most_of_the_text():
+    lines = ["Sign up for our newsletter!", "The council approved the budget on Monday " * 3]
+    assert without_boilerplate(lines, {line_key("SIGN UP for our newsletter")}) == lines[1:]
+    assert without_boilerplate(lines, {line_key(lines[1])}) == lines
+
+
+def test_suspicion_names_why_a_body_is_no_article():
+    meta = PageMeta(link_texts={"Home", "World news today", "Sports and more sports"},
+                    paragraph_chars=200)
+    assert suspicion(["- Home", "- World news today", "- Sports and more sports"], meta,
+                     frozenset()) == "link_dense"
+    assert suspicion(["A headline", "Another short line"], PageMeta(), frozenset()) == "no_sentences"
+    sentence = "The council approved the budget on Monday after a long debate."
+    assert suspicion([sentence], PageMeta(paragraph_chars=10_000), frozenset()) == "too_short"
+    assert suspicion([sentence], PageMeta(), {line_key(sentence)}) == "repeated"
+    assert suspicion([sentence], PageMeta(), frozenset()) is None
+
+
+def test_the_articles_own_date_wins_over_other_objects_dates():
+    ld = [{"@context": "https://schema.org", "@type": "VideoObject", "name": "clip",
+           "uploadDate": "2024-05-01", "datePublished": "2024-05-01"},
+          {"@type": "NewsArticle", "headline": "Council approves budget",
+           "datePublished": "2024-03-02T08:00:00+01:00",
+           "video": {"@type": "VideoObject", "datePublished": "2024-04-01"}}]
+    head = (f'<script type="application/ld+json">{json.dumps(ld)}</script>'
+            '<meta name="date" content="2024-04-15">')
+    html = page(head, f"<article><h1>Council approves budget</h1>{PARAGRAPHS}</article>")
+    meta = read_page_meta(load_html(html))
+    assert (meta.ld_published[:10], meta.ld_headline) == ("2024-03-02", "Council approves budget")
+    found = extract(html, "https://example.org/news/budget", TODAY)
+    assert found is not None and found.published == date(2024, 3, 2)
+    assert found.title == "Council approves budget"
+    assert not found.text.startswith("Council approves budget")
+    # In the future: not taken; article:published_time is next.
+    ld[1]["datePublished"] = "2027-01-01"
+    head = (f'<script type="application/ld+json">{json.dumps(ld)}</script>'
+            '<meta property="article:published_time" content="2024-03-03T10:00:00Z">')
+    found = extract(page(head, f"<article>{PARAGRAPHS}</article>"),
+                    "https://example.org/news/budget", TODAY)
+    assert found is not None and found.published == date(2024, 3, 3)
