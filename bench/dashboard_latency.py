@@ -123,7 +123,7 @@ def main() -> None:
     built = build_store(store, args.pairs)
     build_s = time.perf_counter() - started
     app = create_app(settings, token="bench", store=store)
-    client = TestClient(app)
+    client = TestClient(app, base_url="http://localhost")
     state = app.state.dashboard
     with store.engine.connect() as conn:
         probe = conn.execute(sa.select(schema.sentences.c.text, schema.sentences.c.proper_nouns,

@@ -1,4 +1,5 @@
-"""Volume per day, outlet, topic and language for articles, sentences, references, pairs."""
+"""Volume per day, outlet, topic and language for articles, sentences, and the references
+and pairs of the latest alignment run (with every run's totals beside)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,13 @@ Breakdown = dict[str, dict[str, dict[str, int]]]  # dimension -> metric -> key -
 
 
 def compute_overview(store: Store) -> dict[str, Any]:
-    """Totals and the per-dimension breakdowns (pairs and references by their input sentence)."""
+    """Totals and the per-dimension breakdowns; references and pairs are the latest
+    alignment run's (by their input sentence), `runs` has every run's totals."""
     breakdown: Breakdown = {d: {m: defaultdict(int) for m in METRICS} for d in DIMENSIONS}
     totals = dict.fromkeys(METRICS, 0)
-    for metric, volumes in store.volume_counts().items():
+    runs = store.run_totals()
+    latest = max(runs, default=None)
+    for metric, volumes in store.volume_counts(latest).items():
         for published, source, topic, language, count in volumes:
             keys = (published.isoformat() if published else UNKNOWN, source or UNKNOWN,
                     topic or UNKNOWN, language or UNKNOWN)
@@ -28,6 +32,8 @@ def compute_overview(store: Store) -> dict[str, Any]:
             totals[metric] += count
     return {
         "totals": totals,
+        "run": latest,
+        "runs": {str(run_id): counts for run_id, counts in sorted(runs.items(), reverse=True)},
         "breakdowns": {d: {m: dict(sorted(counts.items())) for m, counts in by_metric.items()}
                        for d, by_metric in breakdown.items()},
     }
@@ -36,9 +42,10 @@ def compute_overview(store: Store) -> dict[str, Any]:
 class OverviewCache:
     """The last overview, keyed by the store's fingerprint (checked on every request).
 
-    The first overview is computed in the request. After that, when the fingerprint
-    changes, a background thread recounts while requests get the previous overview marked
-    `refreshing`, so no request waits for a full recount of a large store.
+    Counting runs in a background thread: `warm()` starts the first count when the server
+    starts, and a request that finds no count yet waits for that one. After that, when the
+    fingerprint changes, requests get the previous overview marked `refreshing` while a
+    thread recounts, so no request waits for a recount of a large store.
     """
 
     def __init__(self, store: Store) -> None:
@@ -46,25 +53,43 @@ class OverviewCache:
         self._lock = threading.Lock()
         self._key: tuple[int, ...] | None = None
         self._value: dict[str, Any] | None = None
+        self._error: Exception | None = None
         self._refresh: threading.Thread | None = None
+
+    def warm(self) -> None:
+        """Start counting in the background (the server calls it as it starts)."""
+        key = self.store.overview_fingerprint()
+        with self._lock:
+            self._start(key)
 
     def get(self) -> dict[str, Any]:
         """The latest overview, with `as_of` and whether a newer one is being counted."""
         key = self.store.overview_fingerprint()
         with self._lock:
+            if key != self._key:
+                self._start(key)
+            pending = self._refresh if self._value is None else None
+        if pending is not None:
+            pending.join()
+        with self._lock:
             if self._value is None:
-                self._key, self._value = key, _stamped(compute_overview(self.store))
-            elif key != self._key and (self._refresh is None or not self._refresh.is_alive()):
-                self._refresh = threading.Thread(target=self._recount, args=(key,), daemon=True,
-                                                 name="overview-recount")
-                self._refresh.start()
+                assert self._error is not None
+                raise self._error
             return {**self._value, "refreshing": key != self._key}
 
+    def _start(self, key: tuple[int, ...]) -> None:
+        """Start a recount for `key` unless one is running (the caller holds the lock)."""
+        if self._refresh is None or not self._refresh.is_alive():
+            self._refresh = threading.Thread(target=self._recount, args=(key,), daemon=True,
+                                             name="overview-recount")
+            self._refresh.start()
+
     def _recount(self, key: tuple[int, ...]) -> None:
-        value = _stamped(compute_overview(self.store))
+        try:
+            value = {**compute_overview(self.store), "as_of": datetime.now(UTC)}
+        except Exception as exc:
+            with self._lock:
+                self._error = exc
+            return
         with self._lock:
-            self._key, self._value = key, value
-
-
-def _stamped(overview: dict[str, Any]) -> dict[str, Any]:
-    return {**overview, "as_of": datetime.now(UTC)}
+            self._key, self._value, self._error = key, value, None

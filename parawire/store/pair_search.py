@@ -23,8 +23,7 @@ class PairSearchQueries(StoreBase):
 
     def search_pairs(self, query: PairQuery) -> tuple[list[PairListing], int | None]:
         """One page of matching pairs, newest first, and the `before` of the next page (or None)."""
-        select = (_pair_select().where(*_conditions(query, self.engine.dialect.name))
-                  .order_by(schema.pairs.c.id.desc()).limit(query.limit + 1))
+        select = search_select(query, self.engine.dialect.name)
         with self.engine.connect() as conn:
             found = [_listing(row) for row in conn.execute(select)]
         if len(found) > query.limit:
@@ -40,6 +39,12 @@ class PairSearchQueries(StoreBase):
         with self.engine.connect() as conn:
             found = {listing.id: listing for listing in map(_listing, conn.execute(select))}
         return [found[i] for i in pair_ids if i in found]
+
+
+def search_select(query: PairQuery, dialect: str) -> sa.Select:
+    """The SELECT of one page of matching pairs (and one more), newest first."""
+    return (_pair_select().where(*_conditions(query, dialect))
+            .order_by(schema.pairs.c.id.desc()).limit(query.limit + 1))
 
 
 def _side_columns(sentence: Any, article: Any, prefix: str) -> list[Any]:
@@ -78,26 +83,64 @@ def _listing(row: Any) -> PairListing:
                        input=_side(row, "input"), target=_side(row, "target"))
 
 
+# Trigram indexes (FTS5 on SQLite, pg_trgm on PostgreSQL) answer substrings this long or
+# longer; a shorter term is matched by scanning the pairs' sentences.
+MIN_INDEXED = 3
+
+
 def _stored_json_fragment(term: str) -> str:
-    """A proper noun as it appears inside the stored JSON list (casefolded, JSON-escaped)."""
+    """An entity name as it appears inside the stored JSON list (casefolded, JSON-escaped)."""
     return json.dumps(term.strip().casefold())[1:-1]
+
+
+def _like_pattern(term: str) -> str:
+    """`%term%` with LIKE's wildcards escaped (escape character '/')."""
+    return "%" + term.replace("/", "//").replace("%", "/%").replace("_", "/_") + "%"
 
 
 def _in_window(day: Any, since: date | None, until: date | None) -> Any:
     return sa.and_(*([day >= since] if since else []), *([day <= until] if until else []))
 
 
-def _text_contains(column: Any, term: str, dialect: str) -> Any:
-    """Case-insensitive substring match. SQLite's LIKE already ignores (ASCII) case, as its
-    lower() folds only ASCII too, so there the plain LIKE matches the same rows without
-    calling lower() on every stored text; elsewhere, lower() on both sides."""
+def _entity_text(sentence: Any) -> Any:
+    return sa.cast(sentence.c[schema.ENTITY_COLUMN], sa.Text)
+
+
+def _scanned(term: str, field: str, sentence: Any) -> Any:
+    """The match on one joined sentence, without an index (terms shorter than MIN_INDEXED).
+    SQLite's LIKE already ignores (ASCII) case; PostgreSQL's ILIKE too."""
+    if field == "text":
+        return sentence.c.text.ilike(_like_pattern(term), escape="/")
+    return _entity_text(sentence).like(_like_pattern(term), escape="/")
+
+
+def _indexed(term: str, field: str, dialect: str) -> sa.Select:
+    """Ids of the sentences whose text (or entity names) contain `term`, from the index."""
     if dialect == "sqlite":
-        return column.contains(term, autoescape=True)
-    return column.icontains(term, autoescape=True)
+        phrase = '"' + term.replace('"', '""') + '"'
+        search = sa.table(schema.SENTENCE_SEARCH, sa.column("rowid"))
+        return sa.select(search.c.rowid).where(
+            sa.literal_column(schema.SENTENCE_SEARCH).op("MATCH")(
+                f"{'text' if field == 'text' else 'names'} : {phrase}"))
+    sentences = schema.sentences
+    column = sentences.c.text if field == "text" else _entity_text(sentences)
+    compare = column.ilike if field == "text" else column.like
+    return sa.select(sentences.c.id).where(compare(_like_pattern(term), escape="/"))
+
+
+def _matches(term: str, field: str, dialect: str) -> Any:
+    """Pairs either of whose sentences contains `term` in its text or its entity names."""
+    if len(term) < MIN_INDEXED:
+        return sa.or_(*(_scanned(term, field, side) for side in (_INPUT, _TARGET)))
+    pairs = schema.pairs
+    found = _indexed(term, field, dialect).cte(f"{field}_matches")
+    return pairs.c.id.in_(sa.union(
+        sa.select(pairs.c.id).where(pairs.c.input_sentence_id.in_(sa.select(found))),
+        sa.select(pairs.c.id).where(pairs.c.target_sentence_id.in_(sa.select(found)))))
 
 
 def _conditions(query: PairQuery, dialect: str) -> list[Any]:
-    """The query's filters as SQL expressions (LIKE patterns escaped)."""
+    """The query's filters as SQL expressions (text and entity search on indexes)."""
     pairs = schema.pairs
     found: list[Any] = []
     if query.run is not None:
@@ -105,14 +148,9 @@ def _conditions(query: PairQuery, dialect: str) -> list[Any]:
     if query.before is not None:
         found.append(pairs.c.id < query.before)
     if query.q and query.q.strip():
-        term = query.q.strip()
-        found.append(sa.or_(_text_contains(_INPUT.c.text, term, dialect),
-                            _text_contains(_TARGET.c.text, term, dialect)))
+        found.append(_matches(query.q.strip(), "text", dialect))
     if query.entity and query.entity.strip():
-        fragment = _stored_json_fragment(query.entity)
-        found.append(sa.or_(
-            *(sa.cast(side.c.proper_nouns, sa.Text).contains(fragment, autoescape=True)
-              for side in (_INPUT, _TARGET))))
+        found.append(_matches(_stored_json_fragment(query.entity), "names", dialect))
     if query.outlet:
         found.append(sa.or_(_INPUT.c.source == query.outlet, _TARGET.c.source == query.outlet))
     if query.since or query.until:

@@ -24,8 +24,9 @@ class ReviewQueries(StoreBase):
         with self.engine.connect() as conn:
             return [row.id for row in conn.execute(query)]
 
-    def label_pair(self, run_id: int, pair_id: int, correct: bool) -> bool:
-        """Record (or change) the verdict on a pair; False when the run has no such pair."""
+    def label_pair(self, run_id: int, pair_id: int, correct: bool, reviewer: str = "") -> bool:
+        """Record (or change) the verdict on a pair and who gave it; False when the run has
+        no such pair."""
         pairs, labels = schema.pairs, schema.review_labels
         with self.engine.begin() as conn:
             found = conn.execute(
@@ -35,11 +36,12 @@ class ReviewQueries(StoreBase):
                 return False
             changed = conn.execute(
                 labels.update().where(labels.c.pair_id == pair_id)
-                .values(correct=correct, labeled_at=now())
+                .values(correct=correct, labeled_at=now(), reviewer=reviewer)
             ).rowcount
             if not changed:
                 conn.execute(labels.insert().values(run_id=run_id, pair_id=pair_id,
-                                                    correct=correct, labeled_at=now()))
+                                                    correct=correct, labeled_at=now(),
+                                                    reviewer=reviewer))
         return True
 
     def review_labels(self, run_id: int) -> list[ReviewLabel]:
@@ -48,4 +50,5 @@ class ReviewQueries(StoreBase):
         query = sa.select(labels).where(labels.c.run_id == run_id).order_by(labels.c.id)
         with self.engine.connect() as conn:
             return [ReviewLabel(pair_id=row.pair_id, correct=row.correct,
-                                labeled_at=row.labeled_at) for row in conn.execute(query)]
+                                labeled_at=row.labeled_at, reviewer=row.reviewer)
+                    for row in conn.execute(query)]
