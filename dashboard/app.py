@@ -84,7 +84,7 @@ def create_app(settings: Settings, token: str | None = None, store: Store | None
     app.state.dashboard = DashboardState(
         settings=settings, store=store,
         token=settings.serve.token if token is None else token,
-        overview=OverviewCache(store))
+        overview=OverviewCache(store, settings.dashboard.overview_check_seconds))
     # The last added middleware runs first: headers on every answer, then the Host check,
     # then control characters.
     app.middleware("http")(control_guard)

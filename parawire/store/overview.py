@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -9,6 +10,8 @@ import sqlalchemy as sa
 from parawire.records import VolumeCount
 from parawire.store import schema
 from parawire.store.base import StoreBase
+
+_SAVED = 1  # the id of the one saved overview row
 
 
 def _grouped(columns: Any, select_from: Any) -> sa.Select:
@@ -95,3 +98,20 @@ class OverviewQueries(StoreBase):
         )
         with self.engine.connect() as conn:
             return tuple(conn.execute(query).one())
+
+    def saved_overview(self) -> tuple[tuple[int, ...], dict[str, Any], datetime] | None:
+        """The last overview saved, the fingerprint it was counted at, and when."""
+        table = schema.dashboard_overview
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(table).where(table.c.id == _SAVED)).first()
+        return None if row is None else (tuple(row.fingerprint), row.overview, row.counted_at)
+
+    def save_overview(self, fingerprint: tuple[int, ...], overview: dict[str, Any],
+                      counted_at: datetime) -> None:
+        """Keep an overview (JSON values) and the fingerprint it was counted at."""
+        values = {"fingerprint": list(fingerprint), "overview": overview,
+                  "counted_at": counted_at}
+        table = schema.dashboard_overview
+        with self.engine.begin() as conn:
+            insert = self._insert(table).values(id=_SAVED, **values)
+            conn.execute(insert.on_conflict_do_update(index_elements=[table.c.id], set_=values))

@@ -137,6 +137,15 @@ Index("ix_sentences_source", sentences.c.source)
 Index("ix_sentences_volume", *(sentences.c[name] for name in VOLUME_COLUMNS))
 Index("ix_articles_volume", *(articles.c[name] for name in VOLUME_COLUMNS))
 Index("ix_alignment_references_sentence_id", alignment_references.c.sentence_id)
+# The dashboard's last overview (one row) and the fingerprint of the store it counted.
+dashboard_overview = Table(
+    "dashboard_overview",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("fingerprint", JSON, nullable=False),
+    Column("overview", JSON, nullable=False),
+    Column("counted_at", DateTime, nullable=False),
+)
 # Text and entity search (migration 0008), outside SQLAlchemy's tables: on SQLite the FTS5
 # table SENTENCE_SEARCH (columns text, names; trigram tokenizer; rowid = sentence id) kept
 # in step with `sentences` by triggers; on PostgreSQL pg_trgm GIN indexes on sentences.text

@@ -71,7 +71,8 @@ def corpus(store, tmp_path) -> Corpus:
     crawl = store.start_crawl_run({"since": "2026-03-01", "until": "2026-03-05"})
     store.finish_crawl_run(crawl, {"stored": 4, "duplicate_url": 1, "errors/http": 2,
                                    "errors/extraction": 1, "skipped/out_of_window": 3})
-    settings = load_settings(data_dir=tmp_path / "data")
+    settings = load_settings(data_dir=tmp_path / "data",
+                             dashboard={"overview_check_seconds": 0})
     fill_index(store, open_index(settings), 100)
     ids = _pair_ids(store, run.id)
     client = TestClient(create_app(settings, token=TOKEN, store=store), base_url=LOCAL)
@@ -122,6 +123,23 @@ def test_overview_follows_new_rows(corpus):
     assert not body["refreshing"] and body["totals"]["articles"] == 5
     assert body["breakdowns"]["outlet"]["sentences"]["outlet-n"] == 1
     assert body["as_of"] > stale["as_of"]
+
+
+def test_a_restarted_dashboard_answers_from_the_saved_overview(corpus, tmp_path):
+    counted = corpus.client.get("/api/overview").json()
+    store_annotated_article(corpus.store, "http://news.test/later", [
+        make_sentence(0, 0, ["x"], ["y"], text="Added while the dashboard was down.")])
+    settings = load_settings(data_dir=tmp_path / "restart")
+    restarted = TestClient(create_app(settings, token=TOKEN, store=corpus.store), base_url=LOCAL)
+    first = restarted.get("/api/overview").json()  # the saved count, at once
+    assert first["refreshing"] and first["as_of"] == counted["as_of"]
+    assert first["totals"] == counted["totals"]
+    deadline = time.monotonic() + 30
+    body = first
+    while body["totals"]["articles"] == 4 and time.monotonic() < deadline:
+        time.sleep(0.05)
+        body = restarted.get("/api/overview").json()
+    assert body["totals"]["articles"] == 5 and not body["refreshing"]
 
 
 def test_runs_and_index_stats(corpus):

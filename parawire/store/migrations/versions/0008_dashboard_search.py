@@ -6,6 +6,8 @@
   text and the entity names, which answer `ILIKE '%term%'` and `LIKE '%term%'`.
 - B-tree indexes for every filter and order the dashboard uses, and covering indexes for
   the overview's counts by day, outlet, topic and language.
+- `dashboard_overview`: the last overview counted, with the fingerprint it was counted at,
+  so a dashboard that starts answers at once from it while it recounts.
 
 Revision ID: 0008
 Revises: 0004
@@ -49,6 +51,13 @@ def upgrade() -> None:
                                    server_default=""))
     for name, (table, columns) in INDEXES.items():
         op.create_index(name, table, columns)
+    op.create_table(
+        "dashboard_overview",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("fingerprint", sa.JSON, nullable=False),
+        sa.Column("overview", sa.JSON, nullable=False),
+        sa.Column("counted_at", sa.DateTime, nullable=False),
+    )
     if op.get_bind().dialect.name == "postgresql":
         op.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
         op.execute("CREATE INDEX ix_sentences_text_trgm ON sentences USING gin (text gin_trgm_ops)")
@@ -72,6 +81,7 @@ def downgrade() -> None:
         for trigger in TRIGGERS:
             op.execute(f"DROP TRIGGER {trigger}")
         op.execute(f"DROP TABLE {FTS_TABLE}")
+    op.drop_table("dashboard_overview")
     for name, (table, _columns) in INDEXES.items():
         op.drop_index(name, table)
     with op.batch_alter_table("review_labels") as batch:
