@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from parawire.dashboard import health, review, runs
 from parawire.dashboard.overview import Breakdown
@@ -110,13 +110,20 @@ class PrecisionOut(BaseModel):
     high: float | None
 
 
+def _json_integer(value: Any) -> Any:
+    """A JSON integer (3 or 3.0, as JSON Schema counts them); never a string or a boolean."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 class LabelIn(BaseModel):
     """An operator's verdict on one pair of the run, and who gave it (JSON types only: no
     "1" for 1 or 0 for false)."""
 
     model_config = ConfigDict(strict=True, extra="forbid")
 
-    pair_id: int = Field(ge=1, le=MAX_ID)
+    pair_id: Annotated[int, BeforeValidator(_json_integer)] = Field(ge=1, le=MAX_ID)
     correct: bool
     reviewer: str = Field("", max_length=100, pattern=r"^[^\x00-\x1f\x7f-\x9f]*$",
                           description="The reviewer's name (no control characters).")

@@ -78,7 +78,7 @@ def alignment_runs(store: Store, limit: int) -> list[RunView]:
 def index_stats(settings: Settings, store: Store) -> dict[str, Any]:
     """What the index holds (SentenceIndex.stats, on either backend) next to the store;
     an unreachable index gives its one-line error instead of the counts."""
-    stored = store.count_sentences()
+    stored = store.sentence_total()
     try:
         stats: dict[str, Any] | None = asdict(open_index(settings).stats())
         error = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from datetime import date
 from typing import Any
@@ -83,9 +84,12 @@ def _listing(row: Any) -> PairListing:
                        input=_side(row, "input"), target=_side(row, "target"))
 
 
-# Trigram indexes (FTS5 on SQLite, pg_trgm on PostgreSQL) answer substrings this long or
-# longer; a shorter term is matched by scanning the pairs' sentences.
-MIN_INDEXED = 3
+# The trigram index answers name parts this long or longer; a shorter one is matched by
+# scanning the pairs' sentences.
+MIN_TRIGRAM = 3
+# A last word this long or longer also matches the words it starts ("appro" → "approved").
+MIN_PREFIX = 3
+_WORD = re.compile(r"[^\W_]+")
 
 
 def _stored_json_fragment(term: str) -> str:
@@ -106,37 +110,56 @@ def _entity_text(sentence: Any) -> Any:
     return sa.cast(sentence.c[schema.ENTITY_COLUMN], sa.Text)
 
 
-def _scanned(term: str, field: str, sentence: Any) -> Any:
-    """The match on one joined sentence, without an index (terms shorter than MIN_INDEXED).
-    SQLite's LIKE already ignores (ASCII) case; PostgreSQL's ILIKE too."""
-    if field == "text":
-        return sentence.c.text.ilike(_like_pattern(term), escape="/")
-    return _entity_text(sentence).like(_like_pattern(term), escape="/")
-
-
-def _indexed(term: str, field: str, dialect: str) -> sa.Select:
-    """Ids of the sentences whose text (or entity names) contain `term`, from the index."""
-    if dialect == "sqlite":
-        phrase = '"' + term.replace('"', '""') + '"'
-        search = sa.table(schema.SENTENCE_SEARCH, sa.column("rowid"))
-        return sa.select(search.c.rowid).where(
-            sa.literal_column(schema.SENTENCE_SEARCH).op("MATCH")(
-                f"{'text' if field == 'text' else 'names'} : {phrase}"))
-    sentences = schema.sentences
-    column = sentences.c.text if field == "text" else _entity_text(sentences)
-    compare = column.ilike if field == "text" else column.like
-    return sa.select(sentences.c.id).where(compare(_like_pattern(term), escape="/"))
-
-
-def _matches(term: str, field: str, dialect: str) -> Any:
-    """Pairs either of whose sentences contains `term` in its text or its entity names."""
-    if len(term) < MIN_INDEXED:
-        return sa.or_(*(_scanned(term, field, side) for side in (_INPUT, _TARGET)))
+def _either_side(sentence_ids: sa.Select, name: str) -> Any:
+    """Pairs whose input or target sentence is among `sentence_ids` (through the pairs'
+    sentence indexes, so no sentence outside the matches is read)."""
     pairs = schema.pairs
-    found = _indexed(term, field, dialect).cte(f"{field}_matches")
+    found = sentence_ids.cte(name)
     return pairs.c.id.in_(sa.union(
         sa.select(pairs.c.id).where(pairs.c.input_sentence_id.in_(sa.select(found))),
         sa.select(pairs.c.id).where(pairs.c.target_sentence_id.in_(sa.select(found)))))
+
+
+def _fts5(table: str, expression: str) -> sa.Select:
+    search = sa.table(table, sa.column("rowid"))
+    return sa.select(search.c.rowid).where(sa.literal_column(table).op("MATCH")(expression))
+
+
+def _words_match(q: str, dialect: str) -> Any:
+    """Pairs either of whose sentences holds the words of `q` in a row (case folded; the
+    last may be the start of a word), from the full-text index; `q` without any word
+    (say "%") is looked for as it is, by a scan."""
+    words = _WORD.findall(q.casefold())
+    if not words:
+        return sa.or_(*(side.c.text.ilike(_like_pattern(q), escape="/")
+                        for side in (_INPUT, _TARGET)))
+    prefix = len(words[-1]) >= MIN_PREFIX
+    if dialect == "sqlite":
+        phrase = f'"{" ".join(words)}"' + (" *" if prefix else "")
+        return _either_side(_fts5(schema.TEXT_SEARCH, phrase), "text_matches")
+    query = " <-> ".join(words) + (":*" if prefix else "")
+    sentences = schema.sentences
+    words_only = sa.func.regexp_replace(sentences.c.text, sa.literal_column("'[^[:alnum:]]+'"),
+                                        sa.literal_column("' '"), sa.literal_column("'g'"))
+    vector = sa.func.to_tsvector(sa.literal_column("'simple'"), words_only)
+    return _either_side(sa.select(sentences.c.id).where(
+        vector.op("@@")(sa.func.to_tsquery(sa.literal_column("'simple'"), query))),
+        "text_matches")
+
+
+def _name_match(entity: str, dialect: str) -> Any:
+    """Pairs either of whose sentences has an entity name containing `entity`, from the
+    trigram index (a part shorter than MIN_TRIGRAM by a scan)."""
+    fragment = _stored_json_fragment(entity)
+    if len(fragment) < MIN_TRIGRAM:
+        return sa.or_(*(_entity_text(side).like(_like_pattern(fragment), escape="/")
+                        for side in (_INPUT, _TARGET)))
+    if dialect == "sqlite":
+        phrase = '"' + fragment.replace('"', '""') + '"'
+        return _either_side(_fts5(schema.NAME_SEARCH, phrase), "name_matches")
+    sentences = schema.sentences
+    return _either_side(sa.select(sentences.c.id).where(
+        _entity_text(sentences).like(_like_pattern(fragment), escape="/")), "name_matches")
 
 
 def _conditions(query: PairQuery, dialect: str) -> list[Any]:
@@ -148,9 +171,9 @@ def _conditions(query: PairQuery, dialect: str) -> list[Any]:
     if query.before is not None:
         found.append(pairs.c.id < query.before)
     if query.q and query.q.strip():
-        found.append(_matches(query.q.strip(), "text", dialect))
+        found.append(_words_match(query.q.strip(), dialect))
     if query.entity and query.entity.strip():
-        found.append(_matches(_stored_json_fragment(query.entity), "names", dialect))
+        found.append(_name_match(query.entity, dialect))
     if query.outlet:
         found.append(sa.or_(_INPUT.c.source == query.outlet, _TARGET.c.source == query.outlet))
     if query.since or query.until:

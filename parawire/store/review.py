@@ -2,27 +2,46 @@
 
 from __future__ import annotations
 
+import random
+
 import sqlalchemy as sa
 
 from parawire.records import ReviewLabel
 from parawire.store import schema
 from parawire.store.base import StoreBase, now
 
+SAMPLE_DRAWS = 3  # random seeks per pair asked for, before shuffling what is left
+
 
 class ReviewQueries(StoreBase):
     """Samples to review and the labels given."""
 
     def sample_unlabeled_pairs(self, run_id: int, size: int) -> list[int]:
-        """Ids of up to `size` pairs of a run, drawn at random among those not labeled yet."""
+        """Ids of up to `size` pairs of a run, drawn at random among those not labeled yet.
+
+        Each draw picks a random id in the run's id range and takes the first unlabeled pair
+        from there (an index seek, whatever the run's size); only when draws keep missing
+        (most pairs labeled) are the rest drawn by shuffling the unlabeled ones.
+        """
         pairs, labels = schema.pairs, schema.review_labels
-        query = (
-            sa.select(pairs.c.id)
-            .outerjoin(labels, labels.c.pair_id == pairs.c.id)
-            .where(pairs.c.run_id == run_id, labels.c.id.is_(None))
-            .order_by(sa.func.random()).limit(size)
-        )
+        unlabeled = (sa.select(pairs.c.id).outerjoin(labels, labels.c.pair_id == pairs.c.id)
+                     .where(pairs.c.run_id == run_id, labels.c.id.is_(None)))
+        rng = random.SystemRandom()
+        found: list[int] = []
         with self.engine.connect() as conn:
-            return [row.id for row in conn.execute(query)]
+            low, high = conn.execute(sa.select(sa.func.min(pairs.c.id), sa.func.max(pairs.c.id))
+                                     .where(pairs.c.run_id == run_id)).one()
+            for _ in range(SAMPLE_DRAWS * size if low is not None else 0):
+                if len(found) == size:
+                    break
+                pair_id = conn.execute(unlabeled.where(pairs.c.id >= rng.randint(low, high))
+                                       .order_by(pairs.c.id).limit(1)).scalar()
+                if pair_id is not None and pair_id not in found:
+                    found.append(pair_id)
+            if len(found) < size:
+                rest = unlabeled.where(pairs.c.id.not_in(found)).order_by(sa.func.random())
+                found += conn.execute(rest.limit(size - len(found))).scalars()
+        return found
 
     def label_pair(self, run_id: int, pair_id: int, correct: bool, reviewer: str = "") -> bool:
         """Record (or change) the verdict on a pair and who gave it; False when the run has

@@ -146,11 +146,13 @@ dashboard_overview = Table(
     Column("overview", JSON, nullable=False),
     Column("counted_at", DateTime, nullable=False),
 )
-# Text and entity search (migration 0008), outside SQLAlchemy's tables: on SQLite the FTS5
-# table SENTENCE_SEARCH (columns text, names; trigram tokenizer; rowid = sentence id) kept
-# in step with `sentences` by triggers; on PostgreSQL pg_trgm GIN indexes on sentences.text
-# and on the text of ENTITY_COLUMN.
-SENTENCE_SEARCH = "sentence_search"
+# Text and entity search (migration 0008), outside SQLAlchemy's tables. On SQLite two
+# contentless FTS5 tables (column `terms`, rowid = sentence id) kept in step with `sentences`
+# by triggers: TEXT_SEARCH over the text (unicode61 words), NAME_SEARCH over ENTITY_COLUMN
+# (trigram: substrings). On PostgreSQL a GIN index on to_tsvector('simple', text) and a
+# pg_trgm GIN index on the text of ENTITY_COLUMN.
+TEXT_SEARCH = "sentence_text_search"
+NAME_SEARCH = "sentence_name_search"
 ENTITY_COLUMN = "proper_nouns"
 
 

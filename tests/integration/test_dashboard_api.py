@@ -171,7 +171,10 @@ SEARCHES = [
     ({"q": "signed off"}, {"rossi"}),
     ({"q": "50%"}, {"council"}),
     ({"q": "%"}, {"council"}),
-    ({"q": "met_for"}, set()),
+    ({"q": "met_for"}, {"council"}),  # words: "_" parts them, as a space does
+    ({"q": "met for half"}, {"council"}),
+    ({"q": "for the session"}, set()),
+    ({"q": "appro"}, {"rossi", "xss"}),
     ({"q": "__xss"}, {"xss"}),
     ({"entity": "Città Nuova"}, {"rossi", "xss"}),
     ({"entity": "council"}, {"council"}),

@@ -37,11 +37,12 @@ def test_text_and_entity_search_read_indexes_not_every_sentence(corpus):
     text_plan = _plan(corpus.store, PairQuery(q="absent-word"))
     entity_plan = _plan(corpus.store, PairQuery(entity="absent name"))
     if corpus.store.engine.dialect.name == "sqlite":
+        assert "sentence_text_search VIRTUAL TABLE" in text_plan
+        assert "sentence_name_search VIRTUAL TABLE" in entity_plan
         for plan in (text_plan, entity_plan):
-            assert "sentence_search VIRTUAL TABLE" in plan
             assert "SCAN input_sentence" not in plan and "SCAN target_sentence" not in plan
     else:
-        assert "ix_sentences_text_trgm" in text_plan
+        assert "ix_sentences_text_words" in text_plan
         assert "ix_sentences_names_trgm" in entity_plan
         assert "Seq Scan on sentences" not in text_plan + entity_plan
 
@@ -61,7 +62,11 @@ def test_search_index_follows_new_sentences_and_folds_case(corpus):
         return [pair["run_id"] for pair in response.json()["pairs"]]
 
     assert found(q="zephyr") == [run.id]
-    assert found(q="ZEPHYR WIND") == [run.id]
+    assert found(q="ZEPHYR WIND") == [run.id]  # words in a row
+    assert found(q="the zeph") == [run.id]  # the last word's start
+    assert found(q="wind zephyr") == []
+    assert found(q="ångström") == [run.id]  # case folded, accents kept
+    assert found(q="angstrom") == []
     assert found(entity="Ångström") == [run.id]  # casefolded as stored
     assert found(entity="malm") == [run.id]
     assert found(q="absent-word") == []
@@ -90,6 +95,7 @@ def test_422_for_a_reversed_window_is_documented(corpus):
 
 @pytest.mark.parametrize("body", [
     {"correct": 0}, {"correct": "true"}, {"correct": True, "pair_id": "1"},
+    {"correct": True, "pair_id": True}, {"correct": True, "pair_id": 1.5},
     {"correct": True, "reviewer": "a\x00b"}, {"correct": True, "extra": 1},
 ])
 def test_label_bodies_are_validated_strictly(corpus, body):
@@ -145,7 +151,8 @@ def test_health_and_metrics(corpus):
 def test_a_damaged_store_answers_503_in_one_line(tmp_path):
     path = tmp_path / "store.db"
     damaged = open_store(f"sqlite:///{path}")
-    settings = load_settings(data_dir=tmp_path / "data")
+    settings = load_settings(data_dir=tmp_path / "data",
+                             dashboard={"overview_check_seconds": 0})
     client = TestClient(create_app(settings, token=TOKEN, store=damaged), base_url=LOCAL)
     assert client.get("/api/overview").status_code == 200
     damaged.engine.dispose()

@@ -1,9 +1,13 @@
 """The dashboard's search and counts on indexes, and the reviewer's name on review labels.
 
-- Text and entity search: on SQLite an FTS5 table `sentence_search` (trigram tokenizer:
-  case-insensitive substring match) over each sentence's text and its entity names, kept
-  in step with `sentences` by triggers; on PostgreSQL trigram GIN indexes (pg_trgm) on the
-  text and the entity names, which answer `ILIKE '%term%'` and `LIKE '%term%'`.
+- Full-text search (words): on SQLite the FTS5 table `sentence_text_search` (unicode61
+  words, case folded, accents kept), on PostgreSQL a GIN index on `to_tsvector('simple',
+  ...)` of the text's letters and digits (the rest made spaces, as unicode61 reads it).
+- Entity search (any part of a name): on SQLite the FTS5 table `sentence_name_search`
+  (trigram tokenizer: a case-insensitive substring match) over the entity names, on
+  PostgreSQL a trigram GIN index (pg_trgm) on their text, which answers `LIKE '%term%'`.
+- Both FTS5 tables are contentless (rowid = sentence id) and kept in step with `sentences`
+  by triggers.
 - B-tree indexes for every filter and order the dashboard uses, and covering indexes for
   the overview's counts by day, outlet, topic and language.
 - `dashboard_overview`: the last overview counted, with the fingerprint it was counted at,
@@ -22,7 +26,12 @@ down_revision = "0004"
 # The sentence column entity search reads (the JSON list of entity names). When the
 # sentences carry canonical entity keys, point this and the store's ENTITY_COLUMN at them.
 ENTITY_COLUMN = "proper_nouns"
-FTS_TABLE = "sentence_search"
+# FTS5 table -> (sentence column it indexes, tokenizer)
+FTS_TABLES = {"sentence_text_search": ("text", "unicode61 remove_diacritics 0"),
+              "sentence_name_search": (ENTITY_COLUMN, "trigram")}
+# PostgreSQL's words of a text: letters and digits, anything else a space (as SQLite's
+# unicode61 reads them; the store's query uses the same expression).
+PG_WORDS = "regexp_replace(text, '[^[:alnum:]]+', ' ', 'g')"
 VOLUME_COLUMNS = ["published", "source", "topic", "language"]
 INDEXES = {
     "ix_pairs_run_id_id": ("pairs", ["run_id", "id"]),
@@ -33,16 +42,14 @@ INDEXES = {
     "ix_articles_volume": ("articles", VOLUME_COLUMNS),
     "ix_alignment_references_sentence_id": ("alignment_references", ["sentence_id"]),
 }
-# (trigger, event, statements run for it: deleting the old row's terms, adding the new's)
-_OLD = (f"INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, text, names) "
-        f"VALUES ('delete', old.id, old.text, old.{ENTITY_COLUMN});")
-_NEW = (f"INSERT INTO {FTS_TABLE}(rowid, text, names) "
-        f"VALUES (new.id, new.text, new.{ENTITY_COLUMN});")
-TRIGGERS = {
-    "sentence_search_insert": ("AFTER INSERT", _NEW),
-    "sentence_search_delete": ("AFTER DELETE", _OLD),
-    "sentence_search_update": (f"AFTER UPDATE OF text, {ENTITY_COLUMN}", _OLD + " " + _NEW),
-}
+
+
+def _triggers(table: str, column: str) -> dict[str, tuple[str, str]]:
+    """(trigger name -> (event, statements)) keeping an FTS5 table in step with `column`."""
+    old = f"INSERT INTO {table}({table}, rowid, terms) VALUES ('delete', old.id, old.{column});"
+    new = f"INSERT INTO {table}(rowid, terms) VALUES (new.id, new.{column});"
+    return {f"{table}_insert": ("AFTER INSERT", new), f"{table}_delete": ("AFTER DELETE", old),
+            f"{table}_update": (f"AFTER UPDATE OF {column}", old + " " + new)}
 
 
 def upgrade() -> None:
@@ -60,27 +67,30 @@ def upgrade() -> None:
     )
     if op.get_bind().dialect.name == "postgresql":
         op.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
-        op.execute("CREATE INDEX ix_sentences_text_trgm ON sentences USING gin (text gin_trgm_ops)")
+        op.execute(f"CREATE INDEX ix_sentences_text_words ON sentences "
+                   f"USING gin (to_tsvector('simple', {PG_WORDS}))")
         op.execute(f"CREATE INDEX ix_sentences_names_trgm ON sentences "
                    f"USING gin ((CAST({ENTITY_COLUMN} AS TEXT)) gin_trgm_ops)")
     else:
-        # Contentless: the index only (the text stays in `sentences`), rowid = sentence id.
-        op.execute(f"CREATE VIRTUAL TABLE {FTS_TABLE} USING fts5(text, names, content='', "
-                   f"tokenize='trigram')")
-        for trigger, (event, statements) in TRIGGERS.items():
-            op.execute(f"CREATE TRIGGER {trigger} {event} ON sentences BEGIN {statements} END")
-        op.execute(f"INSERT INTO {FTS_TABLE}(rowid, text, names) "
-                   f"SELECT id, text, {ENTITY_COLUMN} FROM sentences")
+        for table, (column, tokenizer) in FTS_TABLES.items():
+            # Contentless: the index only (the text stays in `sentences`).
+            op.execute(f"CREATE VIRTUAL TABLE {table} USING fts5(terms, content='', "
+                       f"tokenize='{tokenizer}')")
+            for trigger, (event, statements) in _triggers(table, column).items():
+                op.execute(f"CREATE TRIGGER {trigger} {event} ON sentences "
+                           f"BEGIN {statements} END")
+            op.execute(f"INSERT INTO {table}(rowid, terms) SELECT id, {column} FROM sentences")
 
 
 def downgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
         op.execute("DROP INDEX ix_sentences_names_trgm")
-        op.execute("DROP INDEX ix_sentences_text_trgm")
+        op.execute("DROP INDEX ix_sentences_text_words")
     else:
-        for trigger in TRIGGERS:
-            op.execute(f"DROP TRIGGER {trigger}")
-        op.execute(f"DROP TABLE {FTS_TABLE}")
+        for table, (column, _tokenizer) in FTS_TABLES.items():
+            for trigger in _triggers(table, column):
+                op.execute(f"DROP TRIGGER {trigger}")
+            op.execute(f"DROP TABLE {table}")
     op.drop_table("dashboard_overview")
     for name, (table, _columns) in INDEXES.items():
         op.drop_index(name, table)
