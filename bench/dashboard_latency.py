@@ -10,7 +10,8 @@ it with `uvicorn` in a child process (the whole app: Host check, routing, valida
 queries, serialisation, templates) and sends each request `--requests` times from
 `--clients` concurrent HTTP clients on loopback, printing p50/p95 per request against the
 200 ms p95 target. Three phases: the first overview after the server starts (timed from
-the moment it listens, a fresh server each time), every request while idle, and every
+the moment it listens, a fresh server each time: the very first start on a store never
+counted, then restarts), every request while idle, and every
 request while another process records a new alignment run's pairs in batches (as
 `parawire align` does). Results go to bench/results/dashboard_latency[-postgresql].json.
 """
@@ -172,7 +173,8 @@ def _load(url: str, path: str, clients: int, requests: int) -> dict[str, Any]:
 
 
 def _first_overview(settings: Settings, repeat: int) -> dict[str, Any]:
-    """Milliseconds from a fresh server listening to its first overview's answer."""
+    """Milliseconds from a fresh server listening to its first overview's answer, on a store
+    the dashboard has counted before (a restart: the saved overview answers)."""
     timings = []
     for _ in range(repeat):
         with Server(settings) as server:
@@ -180,7 +182,7 @@ def _first_overview(settings: Settings, repeat: int) -> dict[str, Any]:
             response = httpx.get(server.url + "/api/overview", timeout=120)
             timings.append((time.perf_counter() - started) * 1000)
             assert response.status_code == 200, response.text[:200]
-    return {"path": "/api/overview (first after start)", "requests": repeat,
+    return {"path": "/api/overview (first after a start)", "requests": repeat,
             "p50_ms": round(statistics.median(timings), 1), "max_ms": round(max(timings), 1),
             "p95_ms": round(_percentile(timings, 0.95), 1),
             "meets_200ms_p95": _percentile(timings, 0.95) <= TARGET_P95_MS}
@@ -245,8 +247,12 @@ def main() -> None:
     print(f"built {built} in {build_s:.0f} s", file=sys.stderr)
     cases = _cases(store, built["run_id"])
     results: dict[str, dict[str, Any]] = {
-        "first_overview_after_start": _first_overview(settings, args.first)}
-    print("first_overview_after_start", results["first_overview_after_start"], file=sys.stderr)
+        # The very first start counts everything (nothing saved yet); later ones answer
+        # from the saved count while they recount.
+        "first_overview_never_counted": _first_overview(settings, 1),
+        "first_overview_after_restart": _first_overview(settings, args.first)}
+    for name in ("first_overview_never_counted", "first_overview_after_restart"):
+        print(name, results[name], file=sys.stderr)
     with Server(settings) as server:
         for phase in ("idle", "aligning"):
             stop, written = multiprocessing.Event(), multiprocessing.Value("i", 0)

@@ -29,8 +29,10 @@ class ReviewQueries(StoreBase):
         rng = random.SystemRandom()
         found: list[int] = []
         with self.engine.connect() as conn:
-            low, high = conn.execute(sa.select(sa.func.min(pairs.c.id), sa.func.max(pairs.c.id))
-                                     .where(pairs.c.run_id == run_id)).one()
+            # Each bound alone, so that both databases read it off the (run_id, id) index.
+            low, high = conn.execute(sa.select(*(
+                sa.select(bound(pairs.c.id)).where(pairs.c.run_id == run_id).scalar_subquery()
+                for bound in (sa.func.min, sa.func.max)))).one()
             for _ in range(SAMPLE_DRAWS * size if low is not None else 0):
                 if len(found) == size:
                     break
