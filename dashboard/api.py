@@ -67,8 +67,8 @@ class IndexCounts(BaseModel):
 
 
 class IndexStats(BaseModel):
-    """The index next to the store (`stats` is null and `error` says why when the index
-    cannot be read)."""
+    """The index next to the store (`stored_sentences` as of the overview's last count;
+    `stats` is null and `error` says why when the index cannot be read)."""
 
     backend: str
     stored_sentences: int
@@ -172,7 +172,7 @@ def get_alignment_runs(state: State, limit: RunLimit = 20) -> list[RunView]:
 @router.get("/index", response_model=IndexStats)
 def get_index_stats(state: State) -> dict[str, Any]:
     """What the index holds by language, topic, outlet and day, next to the store."""
-    return runs.index_stats(state.settings, state.store)
+    return runs.index_stats(state.settings, state.overview.get()["totals"]["sentences"])
 
 
 @router.get("/pairs", response_model=PairPage)

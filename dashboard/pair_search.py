@@ -31,8 +31,9 @@ class PairFilters(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     q: str | None = Field(None, max_length=200,
-                          description="Words in a row in either sentence (case folded; the "
-                                      "last may be the start of a word).")
+                          description="Whole words, in a row, in either sentence (case "
+                                      "folded; a text without any word is looked for as "
+                                      "it is).")
     entity: str | None = Field(None, max_length=100,
                                description="A proper noun of either sentence (part of it).")
     outlet: str | None = Field(None, max_length=200, description="Outlet of either sentence.")

@@ -75,10 +75,9 @@ def alignment_runs(store: Store, limit: int) -> list[RunView]:
     return [run_view(run) for run in store.alignment_runs(limit=limit)]
 
 
-def index_stats(settings: Settings, store: Store) -> dict[str, Any]:
-    """What the index holds (SentenceIndex.stats, on either backend) next to the store;
-    an unreachable index gives its one-line error instead of the counts."""
-    stored = store.sentence_total()
+def index_stats(settings: Settings, stored: int) -> dict[str, Any]:
+    """What the index holds (SentenceIndex.stats, on either backend) next to the `stored`
+    sentences; an unreachable index gives its one-line error instead of the counts."""
     try:
         stats: dict[str, Any] | None = asdict(open_index(settings).stats())
         error = None

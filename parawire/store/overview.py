@@ -61,10 +61,6 @@ class OverviewQueries(StoreBase):
             ).scalar_one()
         return result
 
-    def sentence_total(self) -> int:
-        """How many sentences are stored (counted on the smallest index)."""
-        return self._count(table=schema.sentences)
-
     def volume_counts(self, run_id: int | None) -> dict[str, list[VolumeCount]]:
         """Articles, sentences, and run `run_id`'s references and pairs, counted per (day,
         outlet, topic, language); references and pairs by their (input) sentence's values."""

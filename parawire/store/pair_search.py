@@ -87,8 +87,6 @@ def _listing(row: Any) -> PairListing:
 # The trigram index answers name parts this long or longer; a shorter one is matched by
 # scanning the pairs' sentences.
 MIN_TRIGRAM = 3
-# A last word this long or longer also matches the words it starts ("appro" → "approved").
-MIN_PREFIX = 3
 _WORD = re.compile(r"[^\W_]+")
 
 
@@ -126,18 +124,16 @@ def _fts5(table: str, expression: str) -> sa.Select:
 
 
 def _words_match(q: str, dialect: str) -> Any:
-    """Pairs either of whose sentences holds the words of `q` in a row (case folded; the
-    last may be the start of a word), from the full-text index; `q` without any word
-    (say "%") is looked for as it is, by a scan."""
+    """Pairs either of whose sentences holds the words of `q` in a row (case folded), from
+    the full-text index; `q` without any word (say "%") is looked for as it is, by a scan.
+    (Whole words only: a prefix like "word*" would read every word it starts.)"""
     words = _WORD.findall(q.casefold())
     if not words:
         return sa.or_(*(side.c.text.ilike(_like_pattern(q), escape="/")
                         for side in (_INPUT, _TARGET)))
-    prefix = len(words[-1]) >= MIN_PREFIX
     if dialect == "sqlite":
-        phrase = f'"{" ".join(words)}"' + (" *" if prefix else "")
-        return _either_side(_fts5(schema.TEXT_SEARCH, phrase), "text_matches")
-    query = " <-> ".join(words) + (":*" if prefix else "")
+        return _either_side(_fts5(schema.TEXT_SEARCH, f'"{" ".join(words)}"'), "text_matches")
+    query = " <-> ".join(words)
     sentences = schema.sentences
     words_only = sa.func.regexp_replace(sentences.c.text, sa.literal_column("'[^[:alnum:]]+'"),
                                         sa.literal_column("' '"), sa.literal_column("'g'"))

@@ -174,7 +174,7 @@ SEARCHES = [
     ({"q": "met_for"}, {"council"}),  # words: "_" parts them, as a space does
     ({"q": "met for half"}, {"council"}),
     ({"q": "for the session"}, set()),
-    ({"q": "appro"}, {"rossi", "xss"}),
+    ({"q": "appro"}, set()),  # whole words
     ({"q": "__xss"}, {"xss"}),
     ({"entity": "Città Nuova"}, {"rossi", "xss"}),
     ({"entity": "council"}, {"council"}),
