@@ -6,9 +6,10 @@ from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Response
-from pydantic import BaseModel, Field
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from parawire.dashboard import review, runs
+from parawire.dashboard import health, review, runs
 from parawire.dashboard.overview import Breakdown
 from parawire.dashboard.pair_search import PairFilters, search_pairs
 from parawire.dashboard.precision import Precision
@@ -25,14 +26,31 @@ RunId = Annotated[int, Path(ge=1, le=MAX_ID, description="Alignment run id.")]
 RunLimit = Annotated[int, Query(ge=1, le=100, description="How many runs, newest first.")]
 
 NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "no such article or run"}}
-router = APIRouter(prefix="/api", tags=["api"])
+
+
+class ErrorOut(BaseModel):
+    """A one-line reason."""
+
+    detail: str
+
+
+# Answers every route can give: a refused Host, a store that cannot be read.
+COMMON: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorOut, "description": "the Host is not in dashboard.allowed_hosts"},
+    503: {"model": ErrorOut, "description": "the store cannot be read (damaged or unreachable)"},
+}
+router = APIRouter(prefix="/api", tags=["api"], responses=COMMON)
+service_router = APIRouter(tags=["service"], responses={400: COMMON[400]})
 
 
 class Overview(BaseModel):
     """Totals and breakdowns (dimension → metric → key → count) as counted at `as_of`;
-    `refreshing` while a recount of newer rows runs."""
+    references and pairs are those of alignment run `run` (the latest; null: none yet),
+    `runs` gives every run's references and pairs; `refreshing` while a recount runs."""
 
     totals: dict[str, int]
+    run: int | None
+    runs: dict[str, dict[str, int]]
     breakdowns: Breakdown
     as_of: datetime
     refreshing: bool
@@ -49,8 +67,8 @@ class IndexCounts(BaseModel):
 
 
 class IndexStats(BaseModel):
-    """The index next to the store (`stats` is null and `error` says why when the index
-    cannot be read)."""
+    """The index next to the store (`stored_sentences` as of the overview's last count;
+    `stats` is null and `error` says why when the index cannot be read)."""
 
     backend: str
     stored_sentences: int
@@ -92,11 +110,23 @@ class PrecisionOut(BaseModel):
     high: float | None
 
 
-class LabelIn(BaseModel):
-    """An operator's verdict on one pair of the run."""
+def _json_integer(value: Any) -> Any:
+    """A JSON integer (3 or 3.0, as JSON Schema counts them); never a string or a boolean."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
-    pair_id: int = Field(ge=1, le=MAX_ID)
+
+class LabelIn(BaseModel):
+    """An operator's verdict on one pair of the run, and who gave it (JSON types only: no
+    "1" for 1 or 0 for false)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    pair_id: Annotated[int, BeforeValidator(_json_integer)] = Field(ge=1, le=MAX_ID)
     correct: bool
+    reviewer: str = Field("", max_length=100, pattern=r"^[^\x00-\x1f\x7f-\x9f]*$",
+                          description="The reviewer's name (no control characters).")
 
 
 class LabelOut(BaseModel):
@@ -105,6 +135,7 @@ class LabelOut(BaseModel):
     pair_id: int
     correct: bool
     labeled_at: datetime
+    reviewer: str
 
 
 def precision_out(precision: Precision) -> PrecisionOut:
@@ -141,7 +172,7 @@ def get_alignment_runs(state: State, limit: RunLimit = 20) -> list[RunView]:
 @router.get("/index", response_model=IndexStats)
 def get_index_stats(state: State) -> dict[str, Any]:
     """What the index holds by language, topic, outlet and day, next to the store."""
-    return runs.index_stats(state.settings, state.store)
+    return runs.index_stats(state.settings, state.overview.get()["totals"]["sentences"])
 
 
 @router.get("/pairs", response_model=PairPage)
@@ -187,7 +218,8 @@ def get_labels(state: State, run_id: RunId,
                         headers={"Content-Disposition":
                                  f'attachment; filename="run-{run_id}-labels.csv"'})
     return [LabelOut(pair_id=label.pair_id, correct=label.correct,
-                     labeled_at=utc(label.labeled_at)) for label in labels]
+                     labeled_at=utc(label.labeled_at), reviewer=label.reviewer)
+            for label in labels]
 
 
 @router.post("/runs/{run_id}/labels", response_model=PrecisionOut,
@@ -197,6 +229,39 @@ def get_labels(state: State, run_id: RunId,
                         404: {"description": "no such run or pair"}})
 def post_label(state: State, run_id: RunId, label: LabelIn) -> PrecisionOut:
     """Mark a pair of the run right or wrong (needs the bearer token); returns the precision."""
-    if not state.store.label_pair(existing_run(state, run_id), label.pair_id, label.correct):
+    if not state.store.label_pair(existing_run(state, run_id), label.pair_id, label.correct,
+                                  label.reviewer.strip()):
         raise HTTPException(404, f"run {run_id} has no pair {label.pair_id}")
     return precision_out(review.run_precision(state.store, run_id))
+
+
+class HealthCheck(BaseModel):
+    """One part's state: `ok`, and why not in `error`."""
+
+    ok: bool
+    error: str | None = None
+    sentences: int | None = None
+
+
+class HealthOut(BaseModel):
+    """Whether the store and the index answer."""
+
+    status: Literal["ok", "unavailable"]
+    checks: dict[str, HealthCheck]
+
+
+@service_router.get("/health", response_model=HealthOut,
+                    responses={503: {"model": HealthOut, "description": "a part is down"}})
+def get_health(state: State) -> Any:
+    """200 when the store and the index answer, else 503 with each part's reason."""
+    ok, body = health.health(state.settings, state.store)
+    return body if ok else JSONResponse(body, status_code=503)
+
+
+@service_router.get("/metrics", response_class=Response,
+                    responses={200: {"content": {"text/plain": {}}},
+                               503: {"model": ErrorOut, "description": COMMON[503]["description"]}})
+def get_metrics(state: State) -> Response:
+    """Prometheus metrics: rows per table, crawl pages and errors by reason, run durations."""
+    return Response(health.metrics_text(state.store),
+                    media_type="text/plain; version=0.0.4; charset=utf-8")

@@ -1,7 +1,9 @@
-"""The FastAPI application: JSON API, pages, static files and security headers."""
+"""The FastAPI application: JSON API, pages, static files, guards and security headers."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -12,10 +14,17 @@ from fastapi.exception_handlers import (
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from parawire.config import Settings
 from parawire.dashboard import api, pages
+from parawire.dashboard.guards import (
+    allowed_methods,
+    control_guard,
+    host_guard,
+    store_unavailable,
+)
 from parawire.dashboard.overview import OverviewCache
 from parawire.dashboard.security import security_headers
 from parawire.dashboard.state import DashboardState
@@ -25,7 +34,8 @@ STATIC = Path(__file__).with_name("static")
 
 
 def _wants_page(request: Request) -> bool:
-    return not request.url.path.startswith(("/api/", "/openapi", "/static/"))
+    return not request.url.path.startswith(("/api/", "/openapi", "/static/", "/health",
+                                            "/metrics"))
 
 
 async def _validation_error(request: Request, exc: Exception) -> Response:
@@ -41,6 +51,9 @@ async def _validation_error(request: Request, exc: Exception) -> Response:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
+    allowed = allowed_methods(request) if exc.status_code == 405 else []
+    if allowed:
+        exc.headers = {**(exc.headers or {}), "Allow": ", ".join(allowed)}
     if _wants_page(request) and exc.status_code == 404:
         return pages.templates.TemplateResponse(
             request, "message.html", {"title": "Not found", "message": str(exc.detail)},
@@ -48,23 +61,40 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return await http_exception_handler(request, exc)
 
 
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """Start the first overview count as the server starts (not in the first request)."""
+    state: DashboardState = app.state.dashboard
+    with suppress(DBAPIError):  # a store that cannot be read: each request answers 503
+        state.overview.warm()
+    yield
+
+
 def create_app(settings: Settings, token: str | None = None, store: Store | None = None) -> FastAPI:
     """The dashboard over the store and index the settings name; writes need `token`
-    (default: serve.token; empty turns writes off) over `store` (default: the settings's)."""
+    (default: serve.token; empty turns writes off) over `store` (default: the settings's,
+    with dashboard.pool_size connections)."""
     # No Swagger UI or ReDoc: they load their JavaScript from a CDN, which the
     # Content-Security-Policy (and an offline machine) would refuse.
     app = FastAPI(title="parawire dashboard", version="1", docs_url=None, redoc_url=None,
+                  lifespan=_lifespan,
                   description="Operator API of parawire: volumes, runs, pairs and review labels. "
                               "Reads are open; writes need the bearer token (serve.token).")
-    store = store or store_of(settings)
+    store = store or store_of(settings, settings.dashboard.pool_size)
     app.state.dashboard = DashboardState(
         settings=settings, store=store,
         token=settings.serve.token if token is None else token,
-        overview=OverviewCache(store))
+        overview=OverviewCache(store, settings.dashboard.overview_check_seconds))
+    # The last added middleware runs first: headers on every answer, then the Host check,
+    # then control characters.
+    app.middleware("http")(control_guard)
+    app.middleware("http")(host_guard(settings.dashboard.allowed_hosts))
     app.middleware("http")(security_headers)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(DBAPIError, store_unavailable)
     app.include_router(api.router)
+    app.include_router(api.service_router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

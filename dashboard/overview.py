@@ -1,8 +1,10 @@
-"""Volume per day, outlet, topic and language for articles, sentences, references, pairs."""
+"""Volume per day, outlet, topic and language for articles, sentences, and the references
+and pairs of the latest alignment run (with every run's totals beside)."""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections import defaultdict
 from datetime import UTC, datetime
 from typing import Any
@@ -16,10 +18,13 @@ Breakdown = dict[str, dict[str, dict[str, int]]]  # dimension -> metric -> key -
 
 
 def compute_overview(store: Store) -> dict[str, Any]:
-    """Totals and the per-dimension breakdowns (pairs and references by their input sentence)."""
+    """Totals and the per-dimension breakdowns; references and pairs are the latest
+    alignment run's (by their input sentence), `runs` has every run's totals."""
     breakdown: Breakdown = {d: {m: defaultdict(int) for m in METRICS} for d in DIMENSIONS}
     totals = dict.fromkeys(METRICS, 0)
-    for metric, volumes in store.volume_counts().items():
+    runs = store.run_totals()
+    latest = max(runs, default=None)
+    for metric, volumes in store.volume_counts(latest).items():
         for published, source, topic, language, count in volumes:
             keys = (published.isoformat() if published else UNKNOWN, source or UNKNOWN,
                     topic or UNKNOWN, language or UNKNOWN)
@@ -28,43 +33,91 @@ def compute_overview(store: Store) -> dict[str, Any]:
             totals[metric] += count
     return {
         "totals": totals,
+        "run": latest,
+        "runs": {str(run_id): counts for run_id, counts in sorted(runs.items(), reverse=True)},
         "breakdowns": {d: {m: dict(sorted(counts.items())) for m, counts in by_metric.items()}
                        for d, by_metric in breakdown.items()},
     }
 
 
 class OverviewCache:
-    """The last overview, keyed by the store's fingerprint (checked on every request).
+    """The last overview, keyed by the store's fingerprint (checked at most every
+    `check_seconds`).
 
-    The first overview is computed in the request. After that, when the fingerprint
-    changes, a background thread recounts while requests get the previous overview marked
-    `refreshing`, so no request waits for a full recount of a large store.
+    Counting runs in a background thread, and each count is saved in the store: a server
+    that starts answers at once from the saved overview (marked `refreshing` while it
+    recounts when the store changed since), and `warm()` starts that recount as it starts.
+    Only a store never counted makes the first request wait, for the count under way.
+    After that, requests get the previous overview marked `refreshing` while a thread
+    recounts, so no request waits for a recount of a large store.
     """
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, check_seconds: float = 0) -> None:
         self.store = store
+        self.check_seconds = check_seconds
         self._lock = threading.Lock()
         self._key: tuple[int, ...] | None = None
         self._value: dict[str, Any] | None = None
+        self._error: Exception | None = None
         self._refresh: threading.Thread | None = None
+        self._checked: tuple[float, tuple[int, ...]] | None = None
+
+    def warm(self) -> None:
+        """Load the saved overview and start a recount if the store changed since (the
+        server calls it as it starts)."""
+        self._follow(self._fingerprint())
 
     def get(self) -> dict[str, Any]:
         """The latest overview, with `as_of` and whether a newer one is being counted."""
-        key = self.store.overview_fingerprint()
+        key = self._fingerprint()
+        pending = self._follow(key)
+        if pending is not None:
+            pending.join()
         with self._lock:
             if self._value is None:
-                self._key, self._value = key, _stamped(compute_overview(self.store))
-            elif key != self._key and (self._refresh is None or not self._refresh.is_alive()):
-                self._refresh = threading.Thread(target=self._recount, args=(key,), daemon=True,
-                                                 name="overview-recount")
-                self._refresh.start()
+                assert self._error is not None
+                raise self._error
             return {**self._value, "refreshing": key != self._key}
 
-    def _recount(self, key: tuple[int, ...]) -> None:
-        value = _stamped(compute_overview(self.store))
+    def _follow(self, key: tuple[int, ...]) -> threading.Thread | None:
+        """Recount when `key` is not what the overview counted; returns the count under way
+        when there is no overview to answer with yet."""
         with self._lock:
-            self._key, self._value = key, value
+            if self._value is None:
+                self._load_saved()
+            if key != self._key:
+                self._start(key)
+            return self._refresh if self._value is None else None
 
+    def _fingerprint(self) -> tuple[int, ...]:
+        now = time.monotonic()
+        if self._checked is not None and now - self._checked[0] < self.check_seconds:
+            return self._checked[1]
+        key = self.store.overview_fingerprint()
+        self._checked = (now, key)
+        return key
 
-def _stamped(overview: dict[str, Any]) -> dict[str, Any]:
-    return {**overview, "as_of": datetime.now(UTC)}
+    def _load_saved(self) -> None:
+        saved = self.store.saved_overview()
+        if saved is not None:
+            key, value, counted_at = saved
+            self._key, self._value = key, {**value, "as_of": counted_at.replace(tzinfo=UTC)}
+
+    def _start(self, key: tuple[int, ...]) -> None:
+        """Start a recount for `key` unless one is running (the caller holds the lock)."""
+        if self._refresh is None or not self._refresh.is_alive():
+            self._refresh = threading.Thread(target=self._recount, args=(key,), daemon=True,
+                                             name="overview-recount")
+            self._refresh.start()
+
+    def _recount(self, key: tuple[int, ...]) -> None:
+        try:
+            value = compute_overview(self.store)
+            counted_at = datetime.now(UTC)
+            self.store.save_overview(key, value, counted_at.replace(tzinfo=None))
+        except Exception as exc:
+            with self._lock:
+                self._error = exc
+            return
+        with self._lock:
+            self._key, self._value, self._error = key, {**value, "as_of": counted_at}, None

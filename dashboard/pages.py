@@ -63,7 +63,8 @@ def overview_page(request: Request, state: State) -> HTMLResponse:
 def crawl_page(request: Request, state: State) -> HTMLResponse:
     """Crawl runs with counts and errors by type, and the index statistics."""
     return _page(request, "crawl.html", runs=runs.crawl_runs(state.store, RUNS_SHOWN),
-                 index=runs.index_stats(state.settings, state.store))
+                 index=runs.index_stats(state.settings,
+                                        state.overview.get()["totals"]["sentences"]))
 
 
 @router.get("/runs", response_class=HTMLResponse)

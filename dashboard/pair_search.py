@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
-from typing import Self
+from typing import Annotated, Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from parawire.records import PairListing, PairQuery
 from parawire.store import Store
 
 MAX_PAGE = 100
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _iso_date(value: Any) -> Any:
+    """Only a YYYY-MM-DD string (or a date) is a date: no number read as a timestamp."""
+    if isinstance(value, date) or (isinstance(value, str) and _ISO_DATE.fullmatch(value)):
+        return value
+    raise ValueError("a date is written YYYY-MM-DD")
+
+
+IsoDate = Annotated[date, BeforeValidator(_iso_date)]
 
 
 class PairFilters(BaseModel):
@@ -18,13 +30,18 @@ class PairFilters(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    q: str | None = Field(None, max_length=200, description="Text in either sentence.")
+    q: str | None = Field(None, max_length=200,
+                          description="Whole words, in a row, in either sentence (case "
+                                      "folded; a text without any word is looked for as "
+                                      "it is).")
     entity: str | None = Field(None, max_length=100,
                                description="A proper noun of either sentence (part of it).")
     outlet: str | None = Field(None, max_length=200, description="Outlet of either sentence.")
-    since: date | None = Field(None, description="Either sentence published on or after.")
-    until: date | None = Field(None, description="Either sentence published on or before.")
-    min_score: float | None = Field(None, ge=0, le=1)
+    since: IsoDate | None = Field(None, description="Either sentence published on or after "
+                                                    "(YYYY-MM-DD; not after `until`).")
+    until: IsoDate | None = Field(None, description="Either sentence published on or before "
+                                                    "(YYYY-MM-DD).")
+    min_score: float | None = Field(None, ge=0, le=1, description="Not above `max_score`.")
     max_score: float | None = Field(None, ge=0, le=1)
     run: int | None = Field(None, ge=1, le=2**31 - 1, description="Alignment run id.")
     before: int | None = Field(None, ge=1, le=2**31 - 1,

@@ -34,10 +34,12 @@ def labels_csv(labels: list[ReviewLabel], views: list[PairListing]) -> str:
     by_id = {view.id: view for view in views}
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["pair_id", "correct", "labeled_at", "score", "input", "target"])
+    writer.writerow(["pair_id", "correct", "labeled_at", "reviewer", "score", "input",
+                     "target"])
     for label in labels:
         view = by_id.get(label.pair_id)
         writer.writerow([label.pair_id, int(label.correct), label.labeled_at.isoformat(),
-                         view.score if view else "", _cell(view.input.text) if view else "",
+                         _cell(label.reviewer), view.score if view else "",
+                         _cell(view.input.text) if view else "",
                          _cell(view.target.text) if view else ""])
     return out.getvalue()

@@ -15,11 +15,17 @@ from parawire.store import Store
 
 # The crawler counts failures as "errors/<type>" and dropped pages as "skipped/<reason>".
 ERRORS, SKIPPED = "errors/", "skipped/"
+# An alignment run's counts in pipeline order: references, what the index found, what
+# each filter dropped, the pairs kept. Counts not named here follow, alphabetically.
+FUNNEL = ("references_selected", "references", "references_done", "candidates",
+          "above_beta", "syndicated", "near_verbatim", "length_ratio", "semantic",
+          "pairs_built", "symmetric_duplicates", "pairs")
 
 
 @dataclass(slots=True)
 class RunView:
-    """A run with its counts; a crawl's errors by type and skipped pages by reason apart."""
+    """A run with its counts (an alignment's in pipeline order); a crawl's outlets (empty:
+    every outlet of its sources file), errors by type and skipped pages by reason apart."""
 
     id: int
     status: str
@@ -27,6 +33,7 @@ class RunView:
     finished_at: datetime | None
     parameters: dict[str, Any]
     counts: dict[str, int]
+    outlets: list[str] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
 
@@ -36,12 +43,19 @@ def utc(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC) if moment is not None else None
 
 
-def _view(run: Run) -> RunView:
+def _funnel_order(key: str) -> tuple[int, str]:
+    return (FUNNEL.index(key) if key in FUNNEL else len(FUNNEL), key)
+
+
+def run_view(run: Run) -> RunView:
+    """The view of a crawl or alignment run."""
     assert run.id is not None
+    outlets = run.parameters.get("outlets") or []
     view = RunView(id=run.id, status=run.status, started_at=utc(run.started_at),
                    finished_at=utc(run.finished_at), parameters=dict(run.parameters),
-                   counts={})
-    for key, value in sorted(run.counts.items()):
+                   counts={}, outlets=[str(o) for o in outlets] if isinstance(outlets, list)
+                   else [str(outlets)])
+    for key, value in sorted(run.counts.items(), key=lambda item: _funnel_order(item[0])):
         if key.startswith(ERRORS):
             view.errors[key.removeprefix(ERRORS)] = value
         elif key.startswith(SKIPPED):
@@ -53,18 +67,17 @@ def _view(run: Run) -> RunView:
 
 def crawl_runs(store: Store, limit: int) -> list[RunView]:
     """The latest crawl runs, newest first, their errors by type apart."""
-    return [_view(run) for run in store.crawl_runs(limit=limit)]
+    return [run_view(run) for run in store.crawl_runs(limit=limit)]
 
 
 def alignment_runs(store: Store, limit: int) -> list[RunView]:
     """The latest alignment runs, newest first, with parameters and filter counts."""
-    return [_view(run) for run in store.alignment_runs(limit=limit)]
+    return [run_view(run) for run in store.alignment_runs(limit=limit)]
 
 
-def index_stats(settings: Settings, store: Store) -> dict[str, Any]:
-    """What the index holds (SentenceIndex.stats, on either backend) next to the store;
-    an unreachable index gives its one-line error instead of the counts."""
-    stored = store.count_sentences()
+def index_stats(settings: Settings, stored: int) -> dict[str, Any]:
+    """What the index holds (SentenceIndex.stats, on either backend) next to the `stored`
+    sentences; an unreachable index gives its one-line error instead of the counts."""
     try:
         stats: dict[str, Any] | None = asdict(open_index(settings).stats())
         error = None

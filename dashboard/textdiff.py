@@ -36,14 +36,25 @@ def _segments(pieces: list[str], changed: list[bool]) -> list[Segment]:
     return segments
 
 
+def _moved(pieces: list[str], changed: list[bool], other: set[str]) -> list[bool]:
+    """Unmark words the other side has somewhere else: a name (or any word) that only
+    moved is an anchor both sides share, not a difference."""
+    return [flag and not (piece[:1].isalnum() and piece.casefold() in other)
+            for piece, flag in zip(pieces, changed, strict=True)]
+
+
 def diff_sides(left: str, right: str) -> tuple[list[Segment], list[Segment]]:
-    """Both texts cut into segments, words absent from the other side marked changed."""
+    """Both texts cut into segments, words absent from the other side marked changed (in
+    the same order by the longest common subsequence; a word found elsewhere on the other
+    side moved, and is not marked)."""
     a, b = _pieces(left), _pieces(right)
-    matcher = SequenceMatcher(None, [p.casefold() for p in a], [p.casefold() for p in b],
-                              autojunk=False)
+    folded_a, folded_b = [p.casefold() for p in a], [p.casefold() for p in b]
+    matcher = SequenceMatcher(None, folded_a, folded_b, autojunk=False)
     changed_a, changed_b = [True] * len(a), [True] * len(b)
     for block in matcher.get_matching_blocks():
         for k in range(block.size):
             changed_a[block.a + k] = False
             changed_b[block.b + k] = False
+    changed_a = _moved(a, changed_a, set(folded_b))
+    changed_b = _moved(b, changed_b, set(folded_a))
     return _segments(a, changed_a), _segments(b, changed_b)

@@ -186,6 +186,12 @@ class ServeConfig(_Section):
     token: str = ""
 
 
+class DashboardConfig(_Section):
+    allowed_hosts: list[str] = Field(["127.0.0.1", "localhost", "::1"], min_length=1)
+    pool_size: int = Field(20, ge=1, le=1000)
+    overview_check_seconds: float = Field(1.0, ge=0)
+
+
 class TrainingConfig(_Section):
     """How a generator is trained (defaults: the paper's settings where it gives them)."""
 
@@ -249,6 +255,7 @@ class Settings(BaseSettings):
     align: AlignConfig = AlignConfig()
     export: ExportConfig = ExportConfig()
     serve: ServeConfig = ServeConfig()
+    dashboard: DashboardConfig = DashboardConfig()
     train: TrainerConfig = TrainerConfig()
     # The user file these settings came from (workers started from the CLI get it too).
     config_file: str | None = Field(None, exclude=True)

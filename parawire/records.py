@@ -204,6 +204,7 @@ class ReviewLabel:
     pair_id: int
     correct: bool
     labeled_at: datetime
+    reviewer: str = ""
 
 
 class VolumeCount(NamedTuple):

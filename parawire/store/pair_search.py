@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from datetime import date
 from typing import Any
@@ -23,8 +24,7 @@ class PairSearchQueries(StoreBase):
 
     def search_pairs(self, query: PairQuery) -> tuple[list[PairListing], int | None]:
         """One page of matching pairs, newest first, and the `before` of the next page (or None)."""
-        select = (_pair_select().where(*_conditions(query, self.engine.dialect.name))
-                  .order_by(schema.pairs.c.id.desc()).limit(query.limit + 1))
+        select = search_select(query, self.engine.dialect.name)
         with self.engine.connect() as conn:
             found = [_listing(row) for row in conn.execute(select)]
         if len(found) > query.limit:
@@ -40,6 +40,12 @@ class PairSearchQueries(StoreBase):
         with self.engine.connect() as conn:
             found = {listing.id: listing for listing in map(_listing, conn.execute(select))}
         return [found[i] for i in pair_ids if i in found]
+
+
+def search_select(query: PairQuery, dialect: str) -> sa.Select:
+    """The SELECT of one page of matching pairs (and one more), newest first."""
+    return (_pair_select().where(*_conditions(query, dialect))
+            .order_by(schema.pairs.c.id.desc()).limit(query.limit + 1))
 
 
 def _side_columns(sentence: Any, article: Any, prefix: str) -> list[Any]:
@@ -78,26 +84,82 @@ def _listing(row: Any) -> PairListing:
                        input=_side(row, "input"), target=_side(row, "target"))
 
 
+# The trigram index answers name parts this long or longer; a shorter one is matched by
+# scanning the pairs' sentences.
+MIN_TRIGRAM = 3
+_WORD = re.compile(r"[^\W_]+")
+
+
 def _stored_json_fragment(term: str) -> str:
-    """A proper noun as it appears inside the stored JSON list (casefolded, JSON-escaped)."""
+    """An entity name as it appears inside the stored JSON list (casefolded, JSON-escaped)."""
     return json.dumps(term.strip().casefold())[1:-1]
+
+
+def _like_pattern(term: str) -> str:
+    """`%term%` with LIKE's wildcards escaped (escape character '/')."""
+    return "%" + term.replace("/", "//").replace("%", "/%").replace("_", "/_") + "%"
 
 
 def _in_window(day: Any, since: date | None, until: date | None) -> Any:
     return sa.and_(*([day >= since] if since else []), *([day <= until] if until else []))
 
 
-def _text_contains(column: Any, term: str, dialect: str) -> Any:
-    """Case-insensitive substring match. SQLite's LIKE already ignores (ASCII) case, as its
-    lower() folds only ASCII too, so there the plain LIKE matches the same rows without
-    calling lower() on every stored text; elsewhere, lower() on both sides."""
+def _entity_text(sentence: Any) -> Any:
+    return sa.cast(sentence.c[schema.ENTITY_COLUMN], sa.Text)
+
+
+def _either_side(sentence_ids: sa.Select, name: str) -> Any:
+    """Pairs whose input or target sentence is among `sentence_ids` (through the pairs'
+    sentence indexes, so no sentence outside the matches is read)."""
+    pairs = schema.pairs
+    found = sentence_ids.cte(name)
+    return pairs.c.id.in_(sa.union(
+        sa.select(pairs.c.id).where(pairs.c.input_sentence_id.in_(sa.select(found))),
+        sa.select(pairs.c.id).where(pairs.c.target_sentence_id.in_(sa.select(found)))))
+
+
+def _fts5(table: str, expression: str) -> sa.Select:
+    search = sa.table(table, sa.column("rowid"))
+    return sa.select(search.c.rowid).where(sa.literal_column(table).op("MATCH")(expression))
+
+
+def _words_match(q: str, dialect: str) -> Any:
+    """Pairs either of whose sentences holds the words of `q` in a row (case folded), from
+    the full-text index; `q` without any word (say "%") is looked for as it is, by a scan.
+    (Whole words only: a prefix like "word*" would read every word it starts.)"""
+    words = _WORD.findall(q.casefold())
+    if not words:
+        return sa.or_(*(side.c.text.ilike(_like_pattern(q), escape="/")
+                        for side in (_INPUT, _TARGET)))
     if dialect == "sqlite":
-        return column.contains(term, autoescape=True)
-    return column.icontains(term, autoescape=True)
+        return _either_side(_fts5(schema.TEXT_SEARCH, f'"{" ".join(words)}"'), "text_matches")
+    query = " <-> ".join(words)
+    sentences = schema.sentences
+    words_only = sa.func.regexp_replace(sentences.c.text, sa.literal_column("'[^[:alnum:]]+'"),
+                                        sa.literal_column("' '"), sa.literal_column("'g'"))
+    vector = sa.func.to_tsvector(sa.literal_column("'simple'"), words_only)
+    return _either_side(sa.select(sentences.c.id).where(
+        vector.op("@@")(sa.func.to_tsquery(sa.literal_column("'simple'"), query))),
+        "text_matches")
+
+
+def _name_match(entity: str, dialect: str) -> Any:
+    """Pairs either of whose sentences has an entity name containing `entity`, from the
+    trigram index (a part shorter than MIN_TRIGRAM by a scan)."""
+    fragment = _stored_json_fragment(entity)
+    if len(fragment) < MIN_TRIGRAM:
+        return sa.or_(*(_entity_text(side).like(_like_pattern(fragment), escape="/")
+                        for side in (_INPUT, _TARGET)))
+    if dialect == "sqlite":
+        phrase = '"' + fragment.replace('"', '""') + '"'
+        return _either_side(_fts5(schema.NAME_SEARCH, phrase), "name_matches")
+    sentences = schema.sentences
+    return _either_side(sa.select(sentences.c.id).where(
+        _entity_text(sentences).like(_like_pattern(fragment), escape="/")), "name_matches")
 
 
 def _conditions(query: PairQuery, dialect: str) -> list[Any]:
-    """The query's filters as SQL expressions (LIKE patterns escaped)."""
+    """The query's filters as SQL expressions (text and entity search on indexes)."""
     pairs = schema.pairs
     found: list[Any] = []
     if query.run is not None:
@@ -105,14 +167,9 @@ def _conditions(query: PairQuery, dialect: str) -> list[Any]:
     if query.before is not None:
         found.append(pairs.c.id < query.before)
     if query.q and query.q.strip():
-        term = query.q.strip()
-        found.append(sa.or_(_text_contains(_INPUT.c.text, term, dialect),
-                            _text_contains(_TARGET.c.text, term, dialect)))
+        found.append(_words_match(query.q.strip(), dialect))
     if query.entity and query.entity.strip():
-        fragment = _stored_json_fragment(query.entity)
-        found.append(sa.or_(
-            *(sa.cast(side.c.proper_nouns, sa.Text).contains(fragment, autoescape=True)
-              for side in (_INPUT, _TARGET))))
+        found.append(_name_match(query.entity, dialect))
     if query.outlet:
         found.append(sa.or_(_INPUT.c.source == query.outlet, _TARGET.c.source == query.outlet))
     if query.since or query.until:

@@ -9,6 +9,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -141,7 +142,36 @@ review_labels = Table(
     Column("pair_id", Integer, ForeignKey("pairs.id"), nullable=False, unique=True),
     Column("correct", Boolean, nullable=False),
     Column("labeled_at", DateTime, nullable=False),
+    Column("reviewer", String(100), nullable=False, server_default=""),
 )
+
+# The dashboard's indexes (migration 0008): every filter and order of its queries, and the
+# overview's counts by (day, outlet, topic, language) read from covering indexes.
+VOLUME_COLUMNS = ("published", "source", "topic", "language")
+Index("ix_pairs_run_id_id", pairs.c.run_id, pairs.c.id)
+Index("ix_pairs_input_sentence_id", pairs.c.input_sentence_id)
+Index("ix_pairs_target_sentence_id", pairs.c.target_sentence_id)
+Index("ix_sentences_source", sentences.c.source)
+Index("ix_sentences_volume", *(sentences.c[name] for name in VOLUME_COLUMNS))
+Index("ix_articles_volume", *(articles.c[name] for name in VOLUME_COLUMNS))
+Index("ix_alignment_references_sentence_id", alignment_references.c.sentence_id)
+# The dashboard's last overview (one row) and the fingerprint of the store it counted.
+dashboard_overview = Table(
+    "dashboard_overview",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("fingerprint", JSON, nullable=False),
+    Column("overview", JSON, nullable=False),
+    Column("counted_at", DateTime, nullable=False),
+)
+# Text and entity search (migration 0008), outside SQLAlchemy's tables. On SQLite two
+# contentless FTS5 tables (column `terms`, rowid = sentence id) kept in step with `sentences`
+# by triggers: TEXT_SEARCH over the text (unicode61 words), NAME_SEARCH over ENTITY_COLUMN
+# (trigram: substrings). On PostgreSQL a GIN index on to_tsvector('simple', text) and a
+# pg_trgm GIN index on the text of ENTITY_COLUMN.
+TEXT_SEARCH = "sentence_text_search"
+NAME_SEARCH = "sentence_name_search"
+ENTITY_COLUMN = "proper_nouns"
 
 
 # The statistics of PMI collocations per language, kept up to date as articles are annotated:

@@ -21,10 +21,11 @@ from parawire.store.review import ReviewQueries
 ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
 
 
-def open_store(url: str) -> Store:
-    """Connect to the store at `url`, check that a SQLite file is not damaged (a quick
-    check), and bring its schema up to date."""
-    store = Store(url)
+def open_store(url: str, pool_size: int | None = None) -> Store:
+    """Connect to the store at `url` (`pool_size` connections kept open, default:
+    SQLAlchemy's, for a server's concurrent requests), check that a SQLite file is not
+    damaged (a quick check), and bring its schema up to date."""
+    store = Store(url, pool_size)
     if store.engine.dialect.name == "sqlite":
         store.check(quick=True)
     store.migrate()
@@ -35,11 +36,13 @@ class Store(ArticleQueries, AlignmentQueries, ReviewQueries, OverviewQueries, Pa
             OutletQueries):
     """Typed access to the store, the same on SQLite and PostgreSQL; one instance per process."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, pool_size: int | None = None) -> None:
         if url.startswith("sqlite:///"):
             Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
         try:
-            self.engine = sa.create_engine(url, future=True, pool_pre_ping=True)
+            pool = {} if pool_size is None else {"pool_size": pool_size,
+                                                 "max_overflow": pool_size}
+            self.engine = sa.create_engine(url, future=True, pool_pre_ping=True, **pool)
         except (sa.exc.ArgumentError, ImportError) as exc:
             raise ParawireError(f"bad store.url {url!r}: {exc}") from None
         if self.engine.dialect.name == "sqlite":

@@ -230,6 +230,33 @@ def test_review_marks_pairs_and_shows_wilson_precision(served, page):
                              "of 401 (Unauthorized)"]
 
 
+def test_review_by_keyboard_records_the_reviewer(served, page):
+    page.goto(f"{served.url}/review/{served.demo_run}")
+    before = int(page.inner_text("#labeled"))
+    page.fill("#token", TOKEN)
+    page.locator("#token").dispatch_event("change")
+    page.fill("#reviewer", "Grace Hopper")
+    page.locator("#reviewer").dispatch_event("change")
+    page.locator("h1, body").first.click(position={"x": 1, "y": 1})  # keys go to the page
+    items = page.locator("li.pair")
+    ids = [int(items.nth(i).get_attribute("data-pair-id")) for i in range(3)]
+    page.keyboard.press("r")  # the first pair: right, then on to the second
+    page.wait_for_selector(f"#labeled:text-is('{before + 1}')")
+    page.keyboard.press("j")  # skip the second
+    page.keyboard.press("w")  # the third: wrong
+    page.wait_for_selector(f"#labeled:text-is('{before + 2}')")
+    assert "labeled-right" in items.nth(0).get_attribute("class")
+    assert "labeled-" not in items.nth(1).get_attribute("class")
+    assert "labeled-wrong" in items.nth(2).get_attribute("class")
+    page.keyboard.press("k")
+    assert "current" in items.nth(2).get_attribute("class")  # back from the fourth
+    labels = page.request.get(f"{served.url}/api/runs/{served.demo_run}/labels").json()
+    mine = {label["pair_id"]: (label["correct"], label["reviewer"]) for label in labels}
+    assert mine[ids[0]] == (True, "Grace Hopper") and mine[ids[2]] == (False, "Grace Hopper")
+    assert ids[1] not in mine
+    assert page.problems == []
+
+
 def test_hostile_crawled_text_never_runs(served, page):
     pages = [f"/articles/{served.hostile_article}", "/pairs?outlet=outlet-x",
              f"/review/{served.hostile_run}", f"/pairs?q=%3Cscript%3E&run={served.hostile_run}"]

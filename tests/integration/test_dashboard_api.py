@@ -22,6 +22,7 @@ from tests.integration import test_store_contract
 
 store = test_store_contract.store  # the same SQLite / PostgreSQL store fixture
 TOKEN = "s3cret-token"
+LOCAL = "http://localhost"  # a Host the dashboard serves by default
 
 
 @dataclass
@@ -70,10 +71,11 @@ def corpus(store, tmp_path) -> Corpus:
     crawl = store.start_crawl_run({"since": "2026-03-01", "until": "2026-03-05"})
     store.finish_crawl_run(crawl, {"stored": 4, "duplicate_url": 1, "errors/http": 2,
                                    "errors/extraction": 1, "skipped/out_of_window": 3})
-    settings = load_settings(data_dir=tmp_path / "data")
+    settings = load_settings(data_dir=tmp_path / "data",
+                             dashboard={"overview_check_seconds": 0})
     fill_index(store, open_index(settings), 100)
     ids = _pair_ids(store, run.id)
-    client = TestClient(create_app(settings, token=TOKEN, store=store))
+    client = TestClient(create_app(settings, token=TOKEN, store=store), base_url=LOCAL)
     return Corpus(client, store, run.id, other.id,
                   {"rossi": ids[(a[0], b[0])], "council": ids[(a[1], b[1])],
                    "xss": ids[(x[0], a[0])]}, x[0] and _article_of(store, x[0]))
@@ -88,15 +90,22 @@ def _auth(token: str = TOKEN) -> dict[str, str]:
 
 
 def test_overview_counts_every_dimension(corpus):
+    """References and pairs are the latest run's (never every run's summed), with each
+    run's totals beside them."""
     body = corpus.client.get("/api/overview").json()
-    assert body["totals"] == {"articles": 4, "sentences": 6, "references": 4, "pairs": 4}
+    assert body["totals"] == {"articles": 4, "sentences": 6, "references": 1, "pairs": 1}
+    assert body["run"] == corpus.other_run
+    assert body["runs"] == {str(corpus.other_run): {"references": 1, "pairs": 1},
+                            str(corpus.run): {"references": 3, "pairs": 3}}
     outlets = body["breakdowns"]["outlet"]
     assert outlets["articles"] == {"outlet-a": 1, "outlet-b": 1, "outlet-c": 1, "outlet-x": 1}
-    assert outlets["pairs"] == {"outlet-a": 3, "outlet-x": 1}
+    assert outlets["pairs"] == {"outlet-a": 1}
     assert body["breakdowns"]["day"]["sentences"] == {"2026-03-02": 2, "2026-03-03": 3,
                                                       "2026-03-05": 1}
     assert body["breakdowns"]["language"]["articles"] == {"en": 3, "fr": 1}
-    assert body["breakdowns"]["topic"]["references"] == {"politics": 4}
+    assert body["breakdowns"]["topic"]["references"] == {"politics": 1}
+    page = corpus.client.get("/").text
+    assert f"alignment run #{corpus.other_run}, the latest" in page
 
 
 def test_overview_follows_new_rows(corpus):
@@ -114,6 +123,23 @@ def test_overview_follows_new_rows(corpus):
     assert not body["refreshing"] and body["totals"]["articles"] == 5
     assert body["breakdowns"]["outlet"]["sentences"]["outlet-n"] == 1
     assert body["as_of"] > stale["as_of"]
+
+
+def test_a_restarted_dashboard_answers_from_the_saved_overview(corpus, tmp_path):
+    counted = corpus.client.get("/api/overview").json()
+    store_annotated_article(corpus.store, "http://news.test/later", [
+        make_sentence(0, 0, ["x"], ["y"], text="Added while the dashboard was down.")])
+    settings = load_settings(data_dir=tmp_path / "restart")
+    restarted = TestClient(create_app(settings, token=TOKEN, store=corpus.store), base_url=LOCAL)
+    first = restarted.get("/api/overview").json()  # the saved count, at once
+    assert first["refreshing"] and first["as_of"] == counted["as_of"]
+    assert first["totals"] == counted["totals"]
+    deadline = time.monotonic() + 30
+    body = first
+    while body["totals"]["articles"] == 4 and time.monotonic() < deadline:
+        time.sleep(0.05)
+        body = restarted.get("/api/overview").json()
+    assert body["totals"]["articles"] == 5 and not body["refreshing"]
 
 
 def test_runs_and_index_stats(corpus):
@@ -145,7 +171,10 @@ SEARCHES = [
     ({"q": "signed off"}, {"rossi"}),
     ({"q": "50%"}, {"council"}),
     ({"q": "%"}, {"council"}),
-    ({"q": "met_for"}, set()),
+    ({"q": "met_for"}, {"council"}),  # words: "_" parts them, as a space does
+    ({"q": "met for half"}, {"council"}),
+    ({"q": "for the session"}, set()),
+    ({"q": "appro"}, set()),  # whole words
     ({"q": "__xss"}, {"xss"}),
     ({"entity": "Città Nuova"}, {"rossi", "xss"}),
     ({"entity": "council"}, {"council"}),
@@ -213,7 +242,8 @@ def test_labels_need_the_token_and_give_precision(corpus):
     assert result["low"] == pytest.approx(0.0945, abs=1e-4)
     assert result["high"] == pytest.approx(0.9055, abs=1e-4)
     # Changing a verdict replaces it; a pair of another run is not this run's.
-    again = corpus.client.post(url, json={**wrong, "correct": True}, headers=_auth()).json()
+    again = corpus.client.post(url, json={**wrong, "correct": True, "reviewer": "Ada"},
+                               headers=_auth()).json()
     assert (again["right"], again["wrong"]) == (2, 0)
     foreign = {"pair_id": _pair_ids(corpus.store, corpus.other_run).popitem()[1], "correct": True}
     assert corpus.client.post(url, json=foreign, headers=_auth()).status_code == 404
@@ -221,15 +251,16 @@ def test_labels_need_the_token_and_give_precision(corpus):
     sample = corpus.client.get(f"/api/runs/{corpus.run}/review/sample", params={"size": 50}).json()
     assert [p["id"] for p in sample] == [corpus.pairs["xss"]]
     exported = corpus.client.get(url).json()
-    assert [(e["pair_id"], e["correct"]) for e in exported] == [
-        (corpus.pairs["rossi"], True), (corpus.pairs["council"], True)]
+    assert [(e["pair_id"], e["correct"], e["reviewer"]) for e in exported] == [
+        (corpus.pairs["rossi"], True, ""), (corpus.pairs["council"], True, "Ada")]
     rows = list(csv.DictReader(io.StringIO(corpus.client.get(url, params={"format": "csv"}).text)))
     assert rows[0]["input"].startswith("Mayor Rossi") and rows[1]["correct"] == "1"
+    assert rows[1]["reviewer"] == "Ada"
 
 
 def test_writes_are_off_without_a_token(corpus, tmp_path):
     settings = load_settings(data_dir=tmp_path / "other")
-    client = TestClient(create_app(settings, token="", store=corpus.store))
+    client = TestClient(create_app(settings, token="", store=corpus.store), base_url=LOCAL)
     response = client.post(f"/api/runs/{corpus.run}/labels", headers=_auth(""),
                            json={"pair_id": corpus.pairs["rossi"], "correct": True})
     assert response.status_code == 403
@@ -266,7 +297,7 @@ def test_index_stats_on_elasticsearch(corpus, opensearch_api_url, tmp_path):
         "backend": "elasticsearch", "url": opensearch_api_url, "compatible_media_types": False,
         "prefix": f"dash{uuid.uuid4().hex[:8]}"})
     fill_index(corpus.store, open_index(settings), 100)
-    client = TestClient(create_app(settings, token=TOKEN, store=corpus.store))
+    client = TestClient(create_app(settings, token=TOKEN, store=corpus.store), base_url=LOCAL)
     index = client.get("/api/index").json()
     assert index["backend"] == "elasticsearch" and index["not_indexed"] == 0
     assert index["stats"]["total"] == 6
@@ -278,7 +309,7 @@ def test_index_stats_on_elasticsearch(corpus, opensearch_api_url, tmp_path):
 def test_unreachable_index_is_reported_not_raised(corpus, tmp_path):
     settings = load_settings(data_dir=tmp_path / "down", index={
         "backend": "elasticsearch", "url": "http://127.0.0.1:9", "request_timeout": 2})
-    client = TestClient(create_app(settings, token=TOKEN, store=corpus.store))
+    client = TestClient(create_app(settings, token=TOKEN, store=corpus.store), base_url=LOCAL)
     index = client.get("/api/index").json()
     assert index["stats"] is None and "cannot reach Elasticsearch" in index["error"]
     page = client.get("/crawl")

@@ -6,8 +6,9 @@ import pytest
 
 from parawire.dashboard.precision import precision_of, wilson_interval
 from parawire.dashboard.review import _cell
-from parawire.dashboard.runs import safe_link
+from parawire.dashboard.runs import run_view, safe_link
 from parawire.dashboard.textdiff import diff_sides
+from parawire.records import AlignmentRun, CrawlRun
 
 
 @pytest.mark.parametrize(("right", "total", "low", "high"), [
@@ -44,3 +45,26 @@ def test_csv_cells_never_start_a_formula_and_links_are_plain_http():
     assert _cell("Rossi won.") == "Rossi won."
     assert safe_link("https://news.test/a") == "https://news.test/a"
     assert safe_link("javascript:alert(1)") is None and safe_link("data:text/html,x") is None
+
+
+def test_diff_keeps_shared_names_that_moved_as_anchors():
+    left, right = diff_sides("Rossi met Bianchi in Milan on Monday.",
+                             "On Monday, in Milan, Bianchi talked with Rossi.")
+    assert [s.text for s in left if s.changed] == ["met"]
+    assert [s.text for s in right if s.changed] == [",", ",", "talked with"]
+
+
+def test_alignment_counts_read_as_the_funnel_in_pipeline_order():
+    run = AlignmentRun(id=1, parameters={}, status="finished", counts={
+        "pairs": 5, "above_beta": 40, "candidates": 90, "references": 10, "near_verbatim": 3,
+        "pairs_built": 7, "symmetric_duplicates": 2, "zz_extra": 1})
+    view = run_view(run)
+    assert list(view.counts) == ["references", "candidates", "above_beta", "near_verbatim",
+                                 "pairs_built", "symmetric_duplicates", "pairs", "zz_extra"]
+
+
+def test_crawl_run_names_its_outlets():
+    run = CrawlRun(id=2, parameters={"outlets": ["bbc-news", "ap"]}, status="finished",
+                   counts={"stored": 1, "errors/http": 2})
+    view = run_view(run)
+    assert view.outlets == ["bbc-news", "ap"] and view.errors == {"http": 2}

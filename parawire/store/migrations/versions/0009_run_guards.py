@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision = "0007"
+down_revision = "0008"
 RUN_TABLES = ("crawl_runs", "alignment_runs")
 
 
