@@ -24,11 +24,13 @@ FUNNEL = ("references_selected", "references", "references_done", "candidates",
 
 @dataclass(slots=True)
 class RunView:
-    """A run with its counts (an alignment's in pipeline order); a crawl's outlets (empty:
-    every outlet of its sources file), errors by type and skipped pages by reason apart."""
+    """A run with how it ended (status, and the reason of an interrupted or failed one),
+    its counts (an alignment's in pipeline order); a crawl's outlets (empty: every outlet of
+    its sources file), errors by type and skipped pages by reason apart."""
 
     id: int
     status: str
+    reason: str
     started_at: datetime | None
     finished_at: datetime | None
     parameters: dict[str, Any]
@@ -51,7 +53,7 @@ def run_view(run: Run) -> RunView:
     """The view of a crawl or alignment run."""
     assert run.id is not None
     outlets = run.parameters.get("outlets") or []
-    view = RunView(id=run.id, status=run.status, started_at=utc(run.started_at),
+    view = RunView(id=run.id, status=run.status, reason=run.reason, started_at=utc(run.started_at),
                    finished_at=utc(run.finished_at), parameters=dict(run.parameters),
                    counts={}, outlets=[str(o) for o in outlets] if isinstance(outlets, list)
                    else [str(outlets)])

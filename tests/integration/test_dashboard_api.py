@@ -165,6 +165,16 @@ def test_runs_and_index_stats(corpus):
     assert "extraction" in page and 'id="indexed-sentences">6<' in page
 
 
+
+def test_a_stopped_run_shows_how_it_ended_and_why(corpus):
+    corpus.store.stop_alignment_run(corpus.other_run, "failed",
+                                    "OSError: [Errno 28] No space left on device")
+    (latest,) = corpus.client.get("/api/alignment-runs", params={"limit": 1}).json()
+    assert (latest["status"], latest["reason"]) == (
+        "failed", "OSError: [Errno 28] No space left on device")
+    page = corpus.client.get("/runs").text
+    assert 'failed: <span class="reason">OSError: [Errno 28] No space left on device' in page
+
 SEARCHES = [
     ({"q": "città nuova"}, {"rossi", "xss"}),
     ({"q": "MAYOR rossi"}, {"rossi", "xss"}),
