@@ -7,6 +7,7 @@ import json
 import shutil
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -71,18 +72,22 @@ def _write(records: list[dict[str, Any]], path: Path, fmt: str) -> None:
 
 
 def datasheet(store: Store, run_id: int, fmt: str, options: DatasetOptions,
-              examples: dict[str, list[Example]], counts: Counter[str]) -> dict[str, Any]:
-    """What the corpus holds and how it was made."""
+              examples: dict[str, list[Example]], counts: Counter[str],
+              describe: Callable[[str], dict[str, Any]] | None = None) -> dict[str, Any]:
+    """What the corpus holds and how it was made (with `describe`, the NLP pipeline of each
+    language)."""
     run = store.alignment_run(run_id)
     assert run is not None
     sentences = [e.source_side for split in examples.values() for e in split]
     days = sorted(s.published for s in sentences if s.published)
+    languages = sorted({s.language for s in sentences})
     return {
         "corpus": "parawire paraphrase pairs",
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "run_id": run_id,
         "format": fmt,
-        "languages": sorted({s.language for s in sentences}),
+        "languages": languages,
+        "pipelines": {language: describe(language) for language in languages} if describe else {},
         "examples": {name: len(items) for name, items in examples.items()},
         "mined_pairs": sum(1 for split in examples.values() for e in split if not e.flipped),
         "outlets": dict(Counter(s.source for s in sentences).most_common()),
@@ -118,6 +123,9 @@ def datasheet_markdown(sheet: dict[str, Any]) -> str:
     lines += ["", "## Outlets (input side)", ""]
     lines += [f"- {name}: {count}" for name, count in sheet["outlets"].items()]
     lines += ["", "## Filters applied", ""] + [f"- {f}" for f in sheet["filters_applied"]]
+    for language, pipeline in sheet.get("pipelines", {}).items():
+        lines += ["", f"## NLP pipeline ({language})", ""]
+        lines += [f"- {k}: {v}" for k, v in pipeline.items()]
     for title, key in (("Alignment parameters", "alignment_parameters"),
                        ("Alignment counts", "alignment_counts"),
                        ("Dataset options", "dataset_options"), ("Dataset counts", "dataset_counts")):
@@ -126,8 +134,10 @@ def datasheet_markdown(sheet: dict[str, Any]) -> str:
 
 
 def export_run(store: Store, run_id: int, out_dir: Path, fmt: str = "jsonl",
-               options: DatasetOptions | None = None) -> dict[str, Any]:
-    """Write train/valid/test files and the datasheet to out_dir (replaced as a whole)."""
+               options: DatasetOptions | None = None,
+               describe: Callable[[str], dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Write train/valid/test files and the datasheet to out_dir (replaced as a whole);
+    `describe` gives the datasheet each language's NLP pipeline."""
     if fmt not in FORMATS:
         raise ParawireError(f"unknown export format {fmt!r}; accepted: {', '.join(FORMATS)}")
     if store.alignment_run(run_id) is None:
@@ -139,7 +149,7 @@ def export_run(store: Store, run_id: int, out_dir: Path, fmt: str = "jsonl",
     try:
         for name in SPLITS:
             _write([example_record(e) for e in examples[name]], staging / f"{name}.{fmt}", fmt)
-        sheet = datasheet(store, run_id, fmt, options, examples, counts)
+        sheet = datasheet(store, run_id, fmt, options, examples, counts, describe)
         (staging / "datasheet.json").write_text(json.dumps(sheet, indent=2) + "\n")
         (staging / "datasheet.md").write_text(datasheet_markdown(sheet))
         if out_dir.exists():

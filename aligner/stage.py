@@ -17,6 +17,7 @@ from parawire.aligner.run import align_batch, finish_run, start_run
 from parawire.config import Settings
 from parawire.errors import ParawireError
 from parawire.indexer import open_index
+from parawire.nlp import pipeline_description
 from parawire.stage import Counts, Opened, Parts, Scope, Stage, option
 from parawire.store import store_of
 
@@ -94,7 +95,8 @@ def export(settings: Settings, scope: ExportScope) -> Counts:
     options = DatasetOptions(one_target_per_input=config.one_target_per_input,
                              flipped=config.flipped, seed=config.seed, language=scope.language)
     path = Path(scope.out) if scope.out else settings.export_dir / f"run-{run_id}"
-    sheet = export_run(store, run_id, path, config.format, options)
+    sheet = export_run(store, run_id, path, config.format, options,
+                       lambda language: pipeline_description(settings.nlp, language))
     return {"run_id": run_id, "path": str(path), "examples": sheet["examples"],
             "mined_pairs": sheet["mined_pairs"]}
 

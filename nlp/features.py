@@ -10,6 +10,8 @@ from collections.abc import Iterable, Iterator
 from contextlib import suppress
 from typing import Any
 
+from parawire.nlp.names import name_runs, trim_titles
+from parawire.nlp.resources import language_resources
 from parawire.records import Article, Collocation, Sentence
 
 # Sentences with fewer words (datelines, bylines, captions) are not kept.
@@ -27,18 +29,20 @@ _LEADING_DROPS = frozenset({"DET", "PART", "PUNCT"})
 
 
 def normal_form(tokens: Iterable[Any]) -> str:
-    """Lemmas of a unit, case-folded (accents kept), without leading articles or a trailing 's."""
+    """Lemmas of a unit, case-folded (accents kept), spaced as the text ("d'italia"), without
+    leading articles or a trailing 's."""
     parts = list(tokens)
     while parts and parts[0].pos_ in _LEADING_DROPS:
         parts = parts[1:]
     while parts and (parts[-1].pos_ in _LEADING_DROPS or parts[-1].tag_ == "POS"):
         parts = parts[:-1]
-    return " ".join((t.lemma_ or t.text).casefold() for t in parts).strip()
+    return "".join((t.lemma_ or t.text).casefold() + (" " if t.whitespace_ else "")
+                   for t in parts).strip()
 
 
-def proper_nouns(sent: Any, ents: list[Any]) -> list[str]:
-    """PN(s): name entities (`ents`, the sentence's) that hold a proper noun, then leftover
-    runs of PROPN tokens."""
+def proper_nouns(sent: Any, ents: list[Any], language: str = "") -> list[str]:
+    """PN(s): name entities (`ents`, the sentence's) that hold a proper noun, then the names
+    of the PROPN tokens left (nlp/names.py: the only names of a pipeline without NER)."""
     units: list[str] = []
     covered: set[int] = set()
     for ent in ents:
@@ -47,26 +51,23 @@ def proper_nouns(sent: Any, ents: list[Any]) -> list[str]:
             if form:
                 units.append(form)
             covered.update(t.i for t in ent)
-    run: list[Any] = []
-    for token in [*sent, None]:
-        if token is not None and token.pos_ == "PROPN" and token.i not in covered:
-            run.append(token)
-            continue
-        if run:
-            form = normal_form(run)
-            if form:
-                units.append(form)
-            run = []
+    resources = language_resources(language)
+    for run in name_runs(sent, covered):
+        form = normal_form(trim_titles(run, resources))
+        if form:
+            units.append(form)
     return sorted(set(units))
 
 
-def common_nouns(sent: Any) -> list[str]:
-    """CN(s): lemmas of common nouns, case-folded, without stop words and stray symbols."""
+def common_nouns(sent: Any, language: str = "") -> list[str]:
+    """CN(s): lemmas of common nouns, case-folded, without stop words (spaCy's and the
+    language's resources) and stray symbols."""
+    stop_words = language_resources(language).stop_words
     return sorted({
         t.lemma_.casefold()
         for t in sent
         if t.pos_ == "NOUN" and not t.is_stop and any(ch.isalpha() for ch in t.lemma_)
-        and len(t.lemma_) > 1
+        and len(t.lemma_) > 1 and t.lemma_.casefold() not in stop_words
     })
 
 
@@ -141,8 +142,8 @@ def sentence_record(article: Article, position: int, sent: Any, chunks: list[Any
         lemmas=[t.lemma_ for t in tokens],
         pos=[t.pos_ for t in tokens],
         entities=[(ent.text, ent.label_) for ent in ents],
-        proper_nouns=proper_nouns(sent, ents),
-        common_nouns=common_nouns(sent),
+        proper_nouns=proper_nouns(sent, ents, article.language),
+        common_nouns=common_nouns(sent, article.language),
         collocations=collocations(chunks, ents),
         language=article.language,
         topic=article.topic,

@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
+from typing import Any
 
 from parawire.config import Settings
-from parawire.demo import date_range, serve_demo, sources_toml
+from parawire.demo import (
+    build_site,
+    date_range,
+    load_meantime,
+    meantime_outlets,
+    serve_demo,
+    sources_toml,
+)
 from parawire.roof.pipeline import Pipeline
 from parawire.store import store_of
 
@@ -35,3 +44,19 @@ def run_demo(settings: Settings) -> str:
         f"  corpus:     {report['export']['path']} (train/valid/test examples: "
         f"{', '.join(str(n) for n in report['export']['examples'].values())})",
     ])
+
+
+def run_meantime(settings: Settings, folder: Path, language: str) -> dict[str, Any]:
+    """MEANTIME's articles in `language` (folder/<language>.jsonl) served as a three-outlet
+    news site on 127.0.0.1, then crawled, annotated, indexed, aligned and exported with these
+    settings (nlp.models.<language> names the pipeline); returns each stage's counts."""
+    articles = load_meantime(folder, language)
+    outlets = meantime_outlets(language)
+    days = [a.published.date() for a in articles]
+    sources = settings.data_dir / f"meantime-{language}-sources.toml"
+    sources.parent.mkdir(parents=True, exist_ok=True)
+    with serve_demo(build=lambda base: build_site(base, outlets, articles)) as base:
+        sources.write_text(sources_toml(base, outlets, language), encoding="utf-8")
+        crawl = {"since": min(days), "until": max(days), "sources": str(sources),
+                 "all_topics": True}
+        return Pipeline(settings).run_all({"crawl": crawl})

@@ -1,0 +1,57 @@
+"""Per-language word lists that a user edits for a new language: nlp/languages/<lang>.toml.
+
+Keys (each optional): `stop_words` (never common nouns), `titles` (honorifics and offices
+before a name, never names), `calendar_words` (weekdays and months, never proper nouns) and
+`topics` (keyword groups by topic). A language without a file has empty lists.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from parawire.errors import ParawireError
+
+LANGUAGES_DIR = Path(__file__).with_name("languages")
+_LISTS = ("stop_words", "titles", "calendar_words")
+
+
+@dataclass(frozen=True)
+class LanguageResources:
+    """One language's word lists, case-folded."""
+
+    language: str
+    stop_words: frozenset[str] = frozenset()
+    titles: frozenset[str] = frozenset()
+    calendar_words: frozenset[str] = frozenset()
+    topics: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+@lru_cache(maxsize=32)
+def language_resources(language: str, folder: Path = LANGUAGES_DIR) -> LanguageResources:
+    """The resources of `language` from `folder`/<language>.toml (empty when there is none);
+    a malformed file raises ParawireError naming it and the key."""
+    path = folder / f"{language}.toml"
+    if not path.is_file():
+        return LanguageResources(language)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ParawireError(f"{path} is not valid TOML: {exc}") from None
+    lists = {key: frozenset(word.casefold() for word in _words(path, key, data.get(key, [])))
+             for key in _LISTS}
+    topics = data.get("topics", {})
+    if not isinstance(topics, dict):
+        raise ParawireError(f"{path}: 'topics' must be a table of keyword lists")
+    return LanguageResources(
+        language, **lists,
+        topics={name: tuple(_words(path, f"topics.{name}", words)) for name, words in topics.items()},
+    )
+
+
+def _words(path: Path, key: str, value: object) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(word, str) for word in value):
+        raise ParawireError(f"{path}: {key!r} must be a list of words")
+    return value
