@@ -76,13 +76,15 @@ def mine(model: Path, language: str) -> dict:
                           nlp={"models": {language: str(model)}})
     loose_align = run_stage(loose, "align")
     loose_export = run_stage(loose, "export", run_id=loose_align["run_id"])
-    pairs = []
+    pairs: dict[tuple[str, str], dict] = {}
     for export in (counts["export"], loose_export):
-        for line in (Path(export["path"]) / "train.jsonl").read_text().splitlines():
-            row = json.loads(line)
-            if not row["flipped"] and len(pairs) < PAIRS_TO_READ:
-                pairs.append({"input": row["input"], "target": row["target"],
-                              "score": row["score"], "shared_pn": row["shared_pn"]})
+        for split in ("train", "valid", "test"):
+            for line in (Path(export["path"]) / f"{split}.jsonl").read_text().splitlines():
+                row = json.loads(line)
+                if not row["flipped"] and len(pairs) < PAIRS_TO_READ:
+                    pairs.setdefault((row["input"], row["target"]), {
+                        "input": row["input"], "target": row["target"], "score": row["score"],
+                        "shared_pn": row["shared_pn"], "shared_cn": row["shared_cn"]})
     return {"articles": counts["crawl"].get("stored", 0),
             "sentences": counts["annotate"].get("sentences", 0),
             "paper_criteria": {"references": counts["align"].get("references_done", 0),
@@ -91,7 +93,7 @@ def mine(model: Path, language: str) -> dict:
             "min_2_2": {"references": loose_align.get("references_done", 0),
                         "pairs": loose_align.get("pairs", 0),
                         "exported": loose_export["examples"]},
-            "pairs_to_read": pairs}
+            "pairs_to_read": list(pairs.values())}
 
 
 def main() -> None:
