@@ -1,14 +1,15 @@
 """Per-language word lists that a user edits for a new language: nlp/languages/<lang>.toml.
 
 Keys (each optional): `stop_words` (never common nouns), `titles` (honorifics and offices
-before a name, never names), `calendar_words` (weekdays and months, never proper nouns) and
-`topics` (keyword groups by topic). A language without a file has empty lists.
+before a name, never names) and `calendar_words` (weekdays and months, never proper nouns).
+A language without a file has empty lists. Topic keyword groups are the crawler's
+(crawler/topics.toml, a table per language).
 """
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -26,7 +27,6 @@ class LanguageResources:
     stop_words: frozenset[str] = frozenset()
     titles: frozenset[str] = frozenset()
     calendar_words: frozenset[str] = frozenset()
-    topics: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=32)
@@ -42,13 +42,7 @@ def language_resources(language: str, folder: Path = LANGUAGES_DIR) -> LanguageR
         raise ParawireError(f"{path} is not valid TOML: {exc}") from None
     lists = {key: frozenset(word.casefold() for word in _words(path, key, data.get(key, [])))
              for key in _LISTS}
-    topics = data.get("topics", {})
-    if not isinstance(topics, dict):
-        raise ParawireError(f"{path}: 'topics' must be a table of keyword lists")
-    return LanguageResources(
-        language, **lists,
-        topics={name: tuple(_words(path, f"topics.{name}", words)) for name, words in topics.items()},
-    )
+    return LanguageResources(language, **lists)
 
 
 def _words(path: Path, key: str, value: object) -> list[str]:
