@@ -47,6 +47,8 @@ def train_pipeline(language: str, train: Sequence[Path], dev: Path | None, out: 
     _check_out(out)
     budget = options.max_minutes if max_minutes is None else max_minutes
     work = out / WORK_DIR
+    for stale in ("model-best", "model-last"):  # an earlier run's checkpoints
+        shutil.rmtree(work / stale, ignore_errors=True)
     train_docs = read_conllu_docs(train, options.sentences_per_doc)
     if dev is not None:
         dev_docs = read_conllu_docs([dev], options.sentences_per_doc)
@@ -69,7 +71,8 @@ def train_pipeline(language: str, train: Sequence[Path], dev: Path | None, out: 
     return TrainedPipeline(
         path=out, language=language, train_sentences=meta[META_KEY]["train_sentences"],
         dev_sentences=meta[META_KEY]["dev_sentences"], minutes=minutes, stopped=stopped,
-        dev_scores={k: v for k, v in meta.get("performance", {}).items() if isinstance(v, float)},
+        dev_scores={k: v for k, v in meta.get("performance", {}).items()
+                    if isinstance(v, float) and not k.endswith("_loss")},
     )
 
 
@@ -130,13 +133,10 @@ def _check_language(language: str) -> None:
 
 
 def _check_out(out: Path) -> None:
-    """Refuse an output folder that holds something other than a pipeline trained here."""
+    """Refuse an output folder that holds something other than a pipeline trained here
+    (one has its training folder)."""
     if out.exists() and not out.is_dir():
         raise ParawireError(f"--out {out} is a file, not a folder")
-    if out.is_dir() and any(out.iterdir()):
-        meta = out / "meta.json"
-        ours = meta.is_file() and META_KEY in json.loads(meta.read_text(encoding="utf-8"))
-        if not ours and not (out / WORK_DIR).is_dir():
-            raise ParawireError(f"--out {out} holds files that are not a parawire pipeline; "
-                                "give an empty or new folder")
-    out.mkdir(parents=True, exist_ok=True)
+    if out.is_dir() and any(out.iterdir()) and not (out / WORK_DIR).is_dir():
+        raise ParawireError(f"--out {out} holds files that are not a parawire pipeline; "
+                            "give an empty or new folder")
