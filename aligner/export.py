@@ -4,38 +4,52 @@ from __future__ import annotations
 
 import csv
 import json
-import shutil
-import tempfile
 from collections import Counter
-from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from parawire.aligner.dataset import SPLITS, DatasetOptions, Example, build_dataset
+from parawire.config import ExportConfig
 from parawire.errors import ParawireError
-from parawire.records import Sentence
+from parawire.records import ArticleRef, Sentence
 from parawire.store import Store
 
 FORMATS = ("jsonl", "tsv", "parquet")
+CORPUS = "parawire paraphrase pairs"  # the datasheet's name for what it describes
+SIDE_COLUMNS = ("id", "article_id", "outlet", "published", "url", "title")
 COLUMNS = (
     "input", "target", "score", "raw_score", "language", "run_id", "flipped", "shared_pn",
-    "shared_cn", "input_id", "input_article_id", "input_source", "input_published",
-    "target_id", "target_article_id", "target_source", "target_published",
+    "shared_cn", *(f"input_{c}" for c in SIDE_COLUMNS), *(f"target_{c}" for c in SIDE_COLUMNS),
 )
+# Parquet splits sit in their own folder, so that the folder reads as one dataset
+# (`pandas.read_parquet(folder)`), with the datasheet beside it.
+PARQUET_FOLDER = "splits"
+_EXPORT_DEFAULTS = ExportConfig()  # the defaults live in the config model
+DATASHEETS = ("datasheet.json", "datasheet.md")
 
 
-def _side(prefix: str, sentence: Sentence) -> dict[str, Any]:
+def split_file(out_dir: Path, split: str, fmt: str) -> Path:
+    """Where an export in `out_dir` keeps one split."""
+    folder = out_dir / PARQUET_FOLDER if fmt == "parquet" else out_dir
+    return folder / f"{split}.{fmt}"
+
+
+def _side(prefix: str, sentence: Sentence, ref: ArticleRef | None) -> dict[str, Any]:
     return {
         f"{prefix}_id": sentence.id,
         f"{prefix}_article_id": sentence.article_id,
-        f"{prefix}_source": sentence.source,
+        f"{prefix}_outlet": sentence.source,
         f"{prefix}_published": sentence.published.isoformat() if sentence.published else None,
+        f"{prefix}_url": ref.url if ref else None,
+        f"{prefix}_title": ref.title if ref else None,
     }
 
 
-def example_record(example: Example) -> dict[str, Any]:
-    """The exported columns of one example (flipped copies swap both sides)."""
+def example_record(example: Example, refs: dict[int, ArticleRef]) -> dict[str, Any]:
+    """The exported columns of one example (flipped copies swap both sides), with both
+    articles' address and title from `refs` (by article id)."""
     pair, source, target = example.row.pair, example.source_side, example.target_side
     return {
         "input": source.text,
@@ -47,12 +61,23 @@ def example_record(example: Example) -> dict[str, Any]:
         "flipped": example.flipped,
         "shared_pn": pair.shared_pn,
         "shared_cn": pair.shared_cn,
-        **_side("input", source),
-        **_side("target", target),
+        **_side("input", source, refs.get(source.article_id)),
+        **_side("target", target, refs.get(target.article_id)),
     }
 
 
 def _write(records: list[dict[str, Any]], path: Path, fmt: str) -> None:
+    """Write one split through a hidden file renamed into place when complete."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        _write_format(records, partial, fmt)
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _write_format(records: list[dict[str, Any]], path: Path, fmt: str) -> None:
     if fmt == "jsonl":
         with path.open("w", encoding="utf-8") as handle:
             for record in records:
@@ -68,35 +93,53 @@ def _write(records: list[dict[str, Any]], path: Path, fmt: str) -> None:
         import pyarrow.parquet as pq
 
         columns = {name: [r[name] for r in records] for name in COLUMNS}
-        pq.write_table(pa.table(columns), path)
+        pq.write_table(pa.table(columns, schema=pa.schema(
+            [(name, _parquet_type(pa, name)) for name in COLUMNS])), path)
+
+
+def _parquet_type(pa: Any, column: str) -> Any:
+    """One fixed type per column, so that every split (an empty one too) has one schema."""
+    if column in ("score", "raw_score"):
+        return pa.float64()
+    if column == "flipped":
+        return pa.bool_()
+    if column in ("run_id", "shared_pn", "shared_cn") or column.endswith("_id"):
+        return pa.int64()
+    return pa.string()
 
 
 def datasheet(store: Store, run_id: int, fmt: str, options: DatasetOptions,
-              examples: dict[str, list[Example]], counts: Counter[str],
-              describe: Callable[[str], dict[str, Any]] | None = None) -> dict[str, Any]:
-    """What the corpus holds and how it was made (with `describe`, the NLP pipeline of each
-    language)."""
+              examples: dict[str, list[Example]], counts: Counter[str], pairs_mined: int,
+              about: Provenance) -> dict[str, Any]:
+    """What the corpus holds, where its texts come from, and how it was made."""
     run = store.alignment_run(run_id)
     assert run is not None
-    sentences = [e.source_side for split in examples.values() for e in split]
+    mined = [e for split in examples.values() for e in split if not e.flipped]
+    sentences = [s for e in mined for s in (e.row.input, e.row.target)]
     days = sorted(s.published for s in sentences if s.published)
     languages = sorted({s.language for s in sentences})
     return {
-        "corpus": "parawire paraphrase pairs",
+        "corpus": CORPUS,
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "run_id": run_id,
         "format": fmt,
+        "files": {name: str(split_file(Path(), name, fmt)) for name in SPLITS},
         "languages": languages,
-        "pipelines": {language: describe(language) for language in languages} if describe else {},
+        "pairs_mined": pairs_mined,
+        "pairs_kept": len(mined),
+        "examples_written": sum(len(items) for items in examples.values()),
+        "flipped_copies": counts["flipped_copies"],
         "examples": {name: len(items) for name, items in examples.items()},
-        "mined_pairs": sum(1 for split in examples.values() for e in split if not e.flipped),
         "outlets": dict(Counter(s.source for s in sentences).most_common()),
+        "licence": about.licence,
+        "nlp_pipelines": {lang: about.pipelines[lang] for lang in languages
+                          if lang in about.pipelines},
+        "nlp_pipeline_details": {lang: about.pipeline_details[lang] for lang in languages
+                                 if lang in about.pipeline_details},
         "date_range": [days[0].isoformat(), days[-1].isoformat()] if days else None,
         "alignment_parameters": run.parameters,
         "alignment_counts": run.counts,
-        "dataset_options": {"one_target_per_input": options.one_target_per_input,
-                            "flipped": options.flipped, "ratios": list(options.ratios),
-                            "seed": options.seed, "language": options.language},
+        "dataset_options": _options_json(options),
         "dataset_counts": dict(counts),
         "filters_applied": [
             "Algorithm 1 (proper nouns, common nouns, alpha)", "beta threshold",
@@ -111,50 +154,116 @@ def datasheet(store: Store, run_id: int, fmt: str, options: DatasetOptions,
     }
 
 
+def _options_json(options: DatasetOptions) -> dict[str, Any]:
+    return {"one_target_per_input": options.one_target_per_input, "flipped": options.flipped,
+            "ratios": list(options.ratios), "seed": options.seed, "language": options.language}
+
+
 def datasheet_markdown(sheet: dict[str, Any]) -> str:
     """The datasheet as a short Markdown page."""
     lines = [f"# Datasheet: {sheet['corpus']} (run {sheet['run_id']})", "",
              f"- created: {sheet['created']}", f"- format: {sheet['format']}",
              f"- languages: {', '.join(sheet['languages']) or 'none'}",
              f"- date range: {sheet['date_range']}",
-             f"- mined pairs: {sheet['mined_pairs']}",
+             f"- pairs mined by the run: {sheet['pairs_mined']}",
+             f"- pairs kept in the corpus: {sheet['pairs_kept']}",
+             f"- examples written: {sheet['examples_written']} "
+             f"(incl. {sheet['flipped_copies']} flipped copies)",
+             f"- licence and terms: {sheet['licence']}",
              f"- splits: {sheet['splits']}", "", "## Examples per split", ""]
-    lines += [f"- {name}: {count}" for name, count in sheet["examples"].items()]
-    lines += ["", "## Outlets (input side)", ""]
+    lines += [f"- {name}: {count} ({sheet['files'][name]})"
+              for name, count in sheet["examples"].items()]
+    lines += ["", "## Outlets (sentences on either side of a kept pair)", ""]
     lines += [f"- {name}: {count}" for name, count in sheet["outlets"].items()]
     lines += ["", "## Filters applied", ""] + [f"- {f}" for f in sheet["filters_applied"]]
-    for language, pipeline in sheet.get("pipelines", {}).items():
-        lines += ["", f"## NLP pipeline ({language})", ""]
-        lines += [f"- {k}: {v}" for k, v in pipeline.items()]
-    for title, key in (("Alignment parameters", "alignment_parameters"),
+    for title, key in (("NLP pipelines", "nlp_pipelines"),
+                       ("NLP pipelines: name, version, training data, scores",
+                        "nlp_pipeline_details"),
+                       ("Alignment parameters", "alignment_parameters"),
                        ("Alignment counts", "alignment_counts"),
                        ("Dataset options", "dataset_options"), ("Dataset counts", "dataset_counts")):
         lines += ["", f"## {title}", ""] + [f"- {k}: {v}" for k, v in sheet[key].items()]
     return "\n".join(lines) + "\n"
 
 
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """What the datasheet says about the texts: their licence/terms note ([export] licence)
+    and the NLP pipeline configured for each language, with its name, version, training
+    data and scores where its meta.json has them."""
+
+    licence: str = _EXPORT_DEFAULTS.licence
+    pipelines: dict[str, str] = field(default_factory=dict)
+    pipeline_details: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
 def export_run(store: Store, run_id: int, out_dir: Path, fmt: str = "jsonl",
                options: DatasetOptions | None = None,
-               describe: Callable[[str], dict[str, Any]] | None = None) -> dict[str, Any]:
-    """Write train/valid/test files and the datasheet to out_dir (replaced as a whole);
-    `describe` gives the datasheet each language's NLP pipeline."""
+               about: Provenance | None = None) -> dict[str, Any]:
+    """Write train/valid/test files and the datasheet into out_dir: a new or empty folder, or
+    one holding this same export (re-written in place). Nothing else is removed: a folder
+    holding other files or another export is refused, and an export of no pairs is an
+    error."""
     if fmt not in FORMATS:
         raise ParawireError(f"unknown export format {fmt!r}; accepted: {', '.join(FORMATS)}")
     if store.alignment_run(run_id) is None:
         raise ParawireError(f"no alignment run {run_id}")
     options = options or DatasetOptions()
-    examples, counts = build_dataset(store.pair_rows(run_id), options)
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
-    try:
-        for name in SPLITS:
-            _write([example_record(e) for e in examples[name]], staging / f"{name}.{fmt}", fmt)
-        sheet = datasheet(store, run_id, fmt, options, examples, counts, describe)
-        (staging / "datasheet.json").write_text(json.dumps(sheet, indent=2) + "\n")
-        (staging / "datasheet.md").write_text(datasheet_markdown(sheet))
-        if out_dir.exists():
-            shutil.rmtree(out_dir)
-        staging.rename(out_dir)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    rows = list(store.pair_rows(run_id))
+    examples, counts = build_dataset(rows, options)
+    written = sum(len(items) for items in examples.values())
+    if not written:
+        raise ParawireError(_nothing_to_export(run_id, len(rows), options))
+    identity = {"run_id": run_id, "format": fmt, "dataset_options": _options_json(options),
+                "examples": {name: len(items) for name, items in examples.items()}}
+    _check_folder(out_dir, identity)
+    refs = store.article_refs({s.article_id for split in examples.values() for e in split
+                               for s in (e.row.input, e.row.target)})
+    for name in SPLITS:
+        _write([example_record(e, refs) for e in examples[name]], split_file(out_dir, name, fmt),
+               fmt)
+    sheet = datasheet(store, run_id, fmt, options, examples, counts, len(rows),
+                      about or Provenance())
+    _write_text(out_dir / "datasheet.md", datasheet_markdown(sheet))
+    _write_text(out_dir / "datasheet.json", json.dumps(sheet, indent=2) + "\n")
     return sheet
+
+
+def _nothing_to_export(run_id: int, mined: int, options: DatasetOptions) -> str:
+    if not mined:
+        return (f"alignment run {run_id} has no pairs to export (it mined none: see its "
+                f"counts in `parawire status`)")
+    return (f"none of the {mined} pairs of alignment run {run_id} is in language "
+            f"{options.language!r}: nothing to export")
+
+
+def _check_folder(out_dir: Path, identity: dict[str, Any]) -> None:
+    """Refuse a folder whose files the export could overwrite, unless they are this very
+    export's (an idempotent re-run)."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ParawireError(f"export folder {out_dir} is a file: choose a folder (--out)")
+    if not out_dir.is_dir() or not any(out_dir.iterdir()):
+        return
+    earlier = _earlier_export(out_dir)
+    if earlier is None:
+        raise ParawireError(f"export folder {out_dir} is not empty and holds no parawire "
+                            "export: choose a new or empty folder (--out)")
+    if {key: earlier.get(key) for key in identity} != identity:
+        raise ParawireError(
+            f"export folder {out_dir} holds an earlier export (run {earlier.get('run_id')}, "
+            f"{earlier.get('format')}), which is kept: choose another folder (--out)")
+
+
+def _earlier_export(out_dir: Path) -> dict[str, Any] | None:
+    """The datasheet of the export a folder holds, if it holds one."""
+    try:
+        sheet = json.loads((out_dir / DATASHEETS[0]).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return sheet if isinstance(sheet, dict) and sheet.get("corpus") == CORPUS else None
+
+
+def _write_text(path: Path, text: str) -> None:
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(path)

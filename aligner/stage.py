@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from parawire.aligner.dataset import DatasetOptions
-from parawire.aligner.export import export_run
+from parawire.aligner.export import Provenance, export_run
 from parawire.aligner.params import AlignParams
 from parawire.aligner.run import align_batch, finish_run, start_run
 from parawire.config import Settings
@@ -71,7 +71,8 @@ class ExportScope(Scope):
     format: Literal["jsonl", "tsv", "parquet"] | None = option(
         None, "File format [default: export.format].")
     language: str | None = option(None, "Only pairs in this language.", flag="--lang")
-    out: str | None = option(None, "Output folder [default: export.dir/run-N].")
+    out: str | None = option(
+        None, "Output folder, new or empty [default: export.dir/run-N-FORMAT].", path=True)
     seed: int | None = option(None, "Seed of the split [default: export.seed].")
     one_target_per_input: bool | None = option(
         None, "Keep the best target of each input only [default: export.one_target_per_input].",
@@ -79,26 +80,51 @@ class ExportScope(Scope):
     flipped: bool | None = option(None, "Add each pair reversed as well [default: export.flipped].",
                                   flag="--flipped/--no-flipped")
 
+    def for_caller(self, settings: Settings) -> ExportScope:
+        """The run (the latest by default) and the output folder, absolute, as the caller
+        sees them: a worker writes where the user ran the command."""
+        scope = super().for_caller(settings)
+        assert isinstance(scope, ExportScope)
+        run_id = scope.run_id if scope.run_id is not None else _latest_run(settings)
+        fmt = scope.format or settings.export.format
+        out = scope.out or str((settings.export_dir / f"run-{run_id}-{fmt}").resolve())
+        return scope.model_copy(update={"run_id": run_id, "format": fmt, "out": out})
+
+
+def _latest_run(settings: Settings) -> int:
+    runs = store_of(settings).alignment_runs(limit=1)
+    if not runs or runs[0].id is None:
+        raise ParawireError("no alignment run to export: run `parawire align` first")
+    return runs[0].id
+
 
 def export(settings: Settings, scope: ExportScope) -> Counts:
     """Write a run's dataset (the latest run by default) with its datasheet."""
-    store = store_of(settings)
+    scope = scope.for_caller(settings)
+    assert scope.run_id is not None and scope.out is not None
     given = scope.model_dump(include={"format", "seed", "one_target_per_input", "flipped"},
                              exclude_none=True)
     config = settings.export.model_copy(update=given)
-    run_id = scope.run_id
-    if run_id is None:
-        runs = store.alignment_runs(limit=1)
-        if not runs or runs[0].id is None:
-            raise ParawireError("no alignment run to export: run `parawire align` first")
-        run_id = runs[0].id
     options = DatasetOptions(one_target_per_input=config.one_target_per_input,
                              flipped=config.flipped, seed=config.seed, language=scope.language)
-    path = Path(scope.out) if scope.out else settings.export_dir / f"run-{run_id}"
-    sheet = export_run(store, run_id, path, config.format, options,
-                       lambda language: pipeline_description(settings.nlp, language))
-    return {"run_id": run_id, "path": str(path), "examples": sheet["examples"],
-            "mined_pairs": sheet["mined_pairs"]}
+    pipelines = _pipelines(settings)
+    about = Provenance(licence=config.licence, pipelines=pipelines,
+                       pipeline_details={lang: pipeline_description(settings.nlp, lang)
+                                         for lang in pipelines})
+    sheet = export_run(store_of(settings), scope.run_id, Path(scope.out), config.format,
+                       options, about)
+    return {"run_id": scope.run_id, "path": scope.out,
+            **{key: sheet[key] for key in ("pairs_mined", "pairs_kept", "examples_written",
+                                           "flipped_copies", "examples")}}
+
+
+def _pipelines(settings: Settings) -> dict[str, str]:
+    """The NLP pipeline configured for each language that [nlp] names."""
+    nlp = settings.nlp
+    named = {"spacy": nlp.models, "stanza": nlp.stanza_packages}
+    languages = sorted(set(nlp.models) | set(nlp.stanza_packages) | set(nlp.backends))
+    return {lang: f"{nlp.backend_for(lang)} {named[nlp.backend_for(lang)].get(lang, 'default')}"
+            for lang in languages}
 
 
 EXPORT = Stage(name="export", summary="Write a run's pairs as train/valid/test files with a datasheet.",

@@ -30,8 +30,9 @@ def main() -> None:
     run = run_stage(settings, "align")
     sheet = run_stage(settings, "export", run_id=run["run_id"], out=str(args.out.resolve()),
                       format="jsonl", seed=args.seed)
-    print(json.dumps({"mined_pairs": sheet["mined_pairs"], "examples": sheet["examples"],
-                      "out": str(args.out)}, indent=2))
+    shown = {key: sheet[key] for key in ("pairs_mined", "pairs_kept", "examples_written",
+                                         "examples")}
+    print(json.dumps({**shown, "out": str(args.out)}, indent=2))
 
 
 if __name__ == "__main__":

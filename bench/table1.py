@@ -3,8 +3,8 @@ for seq2seq+attention, the pointer-generator, and the pointer-generator started 
 autoencoder pre-trained on the same training sentences.
 
     .venv/bin/python bench/ecbplus_corpus.py --out data/ecbplus-corpus
-    .venv/bin/parawire demo            # writes data/corpus/run-1
-    .venv/bin/python bench/table1.py --corpus data/ecbplus-corpus --corpus data/corpus/run-1
+    .venv/bin/parawire demo            # writes data/corpus/run-1-jsonl
+    .venv/bin/python bench/table1.py --corpus data/ecbplus-corpus --corpus data/corpus/run-1-jsonl
 
 Several --corpus folders are concatenated split by split (their sentences come from
 different articles, so no sentence crosses splits). Every model gets the same sizes,

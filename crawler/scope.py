@@ -17,7 +17,8 @@ class CrawlScope(Scope):
 
     since: date | None = option(None, "First publication day [default: yesterday].")
     until: date | None = option(None, "Last publication day [default: today].")
-    sources: str | None = option(None, "Sources file (TOML) [default: crawl.sources].")
+    sources: str | None = option(None, "Sources file (TOML) [default: crawl.sources].",
+                                 path=True)
     outlets: list[str] = option([], "Only this outlet (repeatable).", flag="--outlet")
     topics: list[str] = option([], "Only articles on this topic (repeatable).", flag="--topic")
     all_topics: bool = option(False, "Keep off-topic articles too (topic 'other').",
@@ -26,15 +27,13 @@ class CrawlScope(Scope):
     @model_validator(mode="before")
     @classmethod
     def _window(cls, values: Any) -> Any:
-        """Fill an open window with yesterday..today (UTC) and check its order."""
+        """Fill an open window with yesterday..today (UTC); Scope checks its order."""
         if not isinstance(values, dict):
             return values
         today = datetime.now(UTC).date()
         since = values.get("since") or today - timedelta(days=1)
         until = values.get("until") or today
         since, until = (_day(since), _day(until))
-        if since > until:
-            raise ValueError(f"--since {since} is after --until {until}")
         if values.get("topics") and values.get("all_topics"):
             raise ValueError("--topic and --all-topics exclude each other")
         return {**values, "since": since, "until": until}

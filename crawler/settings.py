@@ -13,7 +13,7 @@ from parawire.config import CrawlConfig
 def from_config(crawl: CrawlConfig) -> dict[str, Any]:
     """Scrapy settings from the [crawl] section of parawire's config."""
     return {
-        "USER_AGENT": crawl.user_agent,
+        "USER_AGENT": crawl.agent(),
         "ROBOTSTXT_OBEY": crawl.obey_robots,
         "CONCURRENT_REQUESTS": crawl.concurrent_requests,
         "CONCURRENT_REQUESTS_PER_DOMAIN": crawl.concurrent_per_domain,

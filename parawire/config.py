@@ -52,6 +52,7 @@ class BrokerConfig(_Section):
 class CrawlConfig(_Section):
     sources: str = ""
     user_agent: str = Field("parawire/0.1 (paraphrase corpus crawler)", min_length=1)
+    contact: str = ""
     obey_robots: bool = True
     concurrent_requests: int = Field(16, ge=1, le=512)
     download_timeout: float = Field(20, gt=0)
@@ -63,6 +64,10 @@ class CrawlConfig(_Section):
     retry_backoff: float = Field(1.0, ge=0)
     daily_hour: int = Field(3, ge=0, le=23)
     daily_minute: int = Field(0, ge=0, le=59)
+
+    def agent(self) -> str:
+        """The User-Agent header: user_agent, with the contact address when one is set."""
+        return f"{self.user_agent} (+{self.contact})" if self.contact else self.user_agent
 
 
 class PipelineTrainingConfig(_Section):
@@ -128,6 +133,8 @@ class ExportConfig(_Section):
     seed: int = 13
     one_target_per_input: bool = True
     flipped: bool = True
+    licence: str = ("The article texts belong to their publishers; check each outlet's terms "
+                    "before sharing this corpus.")
 
 
 class ServeConfig(_Section):
@@ -214,9 +221,14 @@ class Settings(BaseSettings):
         return (init_settings, env_settings, _UserFile(settings_cls))
 
     @property
+    def store_file(self) -> Path | None:
+        """The SQLite file of the default store under data_dir (None: store.url is set)."""
+        return None if self.store.url else (self.data_dir / "parawire.db").resolve()
+
+    @property
     def store_url(self) -> str:
         """The SQLAlchemy URL of the store (a SQLite file under data_dir by default)."""
-        return self.store.url or f"sqlite:///{(self.data_dir / 'parawire.db').resolve()}"
+        return self.store.url or f"sqlite:///{self.store_file}"
 
     @property
     def index_path(self) -> Path:

@@ -37,6 +37,17 @@ class Article:
     id: int | None = None
 
 
+class ArticleRef(NamedTuple):
+    """Where a sentence came from, for attribution: its article's address, outlet, title and
+    publication day."""
+
+    id: int
+    url: str
+    source: str
+    title: str
+    published: date | None
+
+
 class Fingerprint(NamedTuple):
     """A text's locality-sensitive hash and the bands that find stored texts near it."""
 

@@ -9,11 +9,13 @@ the roof then spreads the parts over workers, and calling the stage runs them in
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from parawire.config import Settings
 from parawire.errors import ParawireError
@@ -26,6 +28,15 @@ class Scope(BaseModel):
     """What one run of a stage covers. Subclasses declare their fields with `option`."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="after")
+    def _window_order(self) -> Scope:
+        """A window of days (`since`, `until`) must not end before it starts."""
+        since, until = getattr(self, "since", None), getattr(self, "until", None)
+        if isinstance(since, date) and isinstance(until, date) and since > until:
+            raise ValueError(f"{self.name_of('since')} {since} is after "
+                             f"{self.name_of('until')} {until}")
+        return self
 
     @classmethod
     def parse(cls: type[ScopeT], values: Scope | dict[str, Any] | None = None) -> ScopeT:
@@ -52,18 +63,34 @@ class Scope(BaseModel):
             return field
         return str(extra.get("flag") or "--" + field.replace("_", "-")).split("/")[0]
 
+    def for_caller(self, settings: Settings) -> Scope:
+        """The scope as the caller means it, before it goes to a worker whose working
+        folder may differ: path fields made absolute. Scopes with defaults that depend on
+        the caller (e.g. export's output folder) fill them here too."""
+        del settings  # the base scope needs none; subclasses may
+        paths = {name: os.path.abspath(os.path.expanduser(value))
+                 for name, value in self.model_dump().items()
+                 if isinstance(value, str) and _is_path(type(self).model_fields[name])}
+        return self.model_copy(update=paths)
+
     def to_json(self) -> dict[str, Any]:
         """The scope as JSON-safe values."""
         return self.model_dump(mode="json")
 
 
 def option(default: Any = ..., help: str = "", *, flag: str | None = None, cli: bool = True,
-           **limits: Any) -> Any:
+           path: bool = False, **limits: Any) -> Any:
     """A scope field: its default, its help text, and optionally the command-line flag
     (e.g. "--outlet", or "--a/--b" for a boolean) when it is not `--field-name`;
-    `cli=False` keeps it off the command line."""
-    extra = {"flag": flag, "cli": cli}
+    `cli=False` keeps it off the command line; `path=True` marks a file or folder path,
+    made absolute in the caller (`Scope.for_caller`)."""
+    extra = {"flag": flag, "cli": cli, "path": path}
     return Field(default, description=help, json_schema_extra=extra, **limits)
+
+
+def _is_path(field: Any) -> bool:
+    extra = field.json_schema_extra
+    return isinstance(extra, dict) and bool(extra.get("path"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,15 +117,26 @@ class Parts(Generic[ScopeT]):
 
 
 @dataclass(frozen=True, slots=True)
+class Watch:
+    """How to follow a one-function stage while it runs, for a progress bar: a count in the
+    store that grows with its work (e.g. articles stored), and that count's unit."""
+
+    count: Callable[[Settings], int]
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
 class Stage(Generic[ScopeT]):
     """One stage of the pipeline, as a room exports it: name, one-line summary, scope
-    model, and either `work` (one function) or `parts` (a split stage)."""
+    model, and either `work` (one function) or `parts` (a split stage); `watch`, for a
+    progress bar of a one-function stage."""
 
     name: str
     summary: str
     scope: type[ScopeT]
     work: Callable[[Settings, ScopeT], Counts] | None = None
     parts: Parts[ScopeT] | None = None
+    watch: Watch | None = None
 
     def __post_init__(self) -> None:
         if (self.work is None) == (self.parts is None):

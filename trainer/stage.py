@@ -18,11 +18,12 @@ class TrainScope(Scope):
     kind: Literal["pointer", "seq2seq", "autoencoder"] = option(
         "pointer", "autoencoder: pre-training without attention or copying, for --init-from.",
         flag="--model")
-    corpus: str = option(help="A folder written by `parawire export --format jsonl`.")
+    corpus: str = option(help="A folder written by `parawire export --format jsonl`.", path=True)
     out: str = option(help="Run folder: checkpoints and metrics; an unfinished run there is "
-                           "resumed.")
+                           "resumed.", path=True)
     init_from: str | None = option(
-        None, "Start from this checkpoint's weights and vocabulary (a pre-trained autoencoder).")
+        None, "Start from this checkpoint's weights and vocabulary (a pre-trained autoencoder).",
+        path=True)
     coverage: bool | None = option(None, "Coverage loss " + _CONFIG.format("coverage"),
                                    flag="--coverage/--no-coverage")
     max_epochs: int | None = option(None, "Most epochs " + _CONFIG.format("max_epochs"),

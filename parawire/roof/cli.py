@@ -1,8 +1,12 @@
-"""The `parawire` command line: one sub-command per stage, plus demo, pipeline and status."""
+"""The `parawire` command line: one sub-command per stage, plus demo, pipeline and status.
+
+Every command takes `--config`, `--log-level` and `--log-format` (before or after its name),
+`-h`; a bad input is one line on stderr and exit code 1, Ctrl-C exit code 130."""
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 from datetime import UTC, date, datetime
@@ -13,13 +17,17 @@ import click
 
 from parawire.config import Settings, load_settings
 from parawire.errors import ParawireError
+from parawire.roof.logs import FORMATS, LEVELS, configure_logging
 from parawire.roof.scope_options import scope_options, scope_values
 from parawire.roof.stages import PIPELINE, STAGES, stage_named
 from parawire.stage import Stage
 
+log = logging.getLogger("parawire")
+_CONFIG, _LEVEL, _FORMAT = "parawire.config_file", "parawire.log_level", "parawire.log_format"
+
 
 class _Cli(click.Group):
-    """Turns ParawireError into one line on stderr and exit code 1."""
+    """Turns ParawireError into one line on stderr and exit code 1, Ctrl-C into exit 130."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -27,10 +35,43 @@ class _Cli(click.Group):
         except ParawireError as exc:
             click.echo(f"parawire: error: {exc}", err=True)
             ctx.exit(1)
+        except KeyboardInterrupt:
+            click.echo("parawire: interrupted", err=True)
+            ctx.exit(130)
 
 
 def _settings(ctx: click.Context) -> Settings:
-    return ctx.find_root().obj
+    """The settings, loaded on first use: `--config` may come after the command's name."""
+    root = ctx.find_root()
+    if root.obj is None:
+        root.obj = load_settings(root.meta.get(_CONFIG))
+    return root.obj
+
+
+def _remember(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """Keep a common option's value for the whole command line (the last one given wins),
+    and apply the logging options at once."""
+    if value is not None:
+        meta = ctx.find_root().meta
+        meta[f"parawire.{param.name}"] = value
+        if param.name != "config_file":
+            configure_logging(meta.get(_LEVEL, "warning"), meta.get(_FORMAT, "text"))
+    return value
+
+
+def _common_options() -> list[click.Option]:
+    """The options every command takes, before or after its name."""
+    return [
+        click.Option(["--config", "config_file"], type=click.Path(dir_okay=False),
+                     expose_value=False, callback=_remember,
+                     help="User config file (TOML) over the shipped defaults."),
+        click.Option(["--log-level"], type=click.Choice(LEVELS), expose_value=False,
+                     callback=_remember, help="Log records from this level up, on stderr "
+                     "[default: warning]."),
+        click.Option(["--log-format"], type=click.Choice(FORMATS), expose_value=False,
+                     callback=_remember, help="Log lines as text or one JSON object each "
+                     "[default: text]."),
+    ]
 
 
 def _today() -> date:
@@ -41,17 +82,10 @@ def _echo(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, default=str))
 
 
-@click.group(cls=_Cli)
-@click.option("--config", "config_file", type=click.Path(dir_okay=False),
-              help="User config file (TOML) over the shipped defaults.")
-@click.pass_context
-def main(ctx: click.Context, config_file: str | None) -> None:
+@click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="parawire", prog_name="parawire")
+def main() -> None:
     """parawire: paraphrase corpora mined from the news."""
-    try:
-        ctx.obj = load_settings(config_file)
-    except ParawireError as exc:
-        click.echo(f"parawire: error: {exc}", err=True)
-        ctx.exit(1)
 
 
 def _stage_command(stage: Stage, cls: type[click.Command] = click.Command) -> click.Command:
@@ -63,7 +97,11 @@ def _stage_command(stage: Stage, cls: type[click.Command] = click.Command) -> cl
             return
         from parawire.roof.pipeline import Pipeline
 
-        _echo(Pipeline(_settings(ctx)).run(stage.name, scope_values(stage.scope, given)))
+        scope = scope_values(stage.scope, given)
+        log.info("%s: starting with %s", stage.name, scope)
+        counts = Pipeline(_settings(ctx)).run(stage.name, scope)
+        log.info("%s: done: %s", stage.name, counts)
+        _echo(counts)
 
     extra = {"invoke_without_command": True} if issubclass(cls, click.Group) else {}
     return cls(stage.name, callback=callback, params=list(scope_options(stage.scope)),
@@ -176,6 +214,19 @@ def demo(ctx: click.Context) -> None:
     click.echo(run_demo(_settings(ctx)))
 
 
+@main.command("demo-site")
+@click.option("--sources", "sources_file", type=click.Path(dir_okay=False), required=True,
+              help="Write a sources file for the served outlets here.")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="Port on 127.0.0.1 (0: a free one).")
+def demo_site(sources_file: str, port: int) -> None:
+    """Serve the bundled demo site on 127.0.0.1 until stopped, with a sources file for it,
+    to run the stages on it one by one."""
+    from parawire.roof.demo_run import serve_demo_site
+
+    serve_demo_site(Path(sources_file), port)
+
+
 @main.command()
 @click.pass_context
 def status(ctx: click.Context) -> None:
@@ -244,6 +295,23 @@ def beat(ctx: click.Context, celery_args: tuple[str, ...]) -> None:
     _exec_celery(_settings(ctx), "beat", celery_args)
 
 
+@main.group("config")
+def config_group() -> None:
+    """The configuration parawire runs with."""
+
+
+@config_group.command("show")
+@click.pass_context
+def config_show(ctx: click.Context) -> None:
+    """Print the effective configuration (defaults < config file < PARAWIRE_* variables) as
+    TOML, secrets hidden."""
+    from parawire.roof.config_show import effective_toml
+
+    click.echo(effective_toml(_settings(ctx)), nl=False)
+
+
+
+
 @main.group("nlp")
 def nlp_group() -> None:
     """NLP pipelines for new languages, trained here from Universal Dependencies treebanks."""
@@ -291,3 +359,12 @@ def evaluate_pipeline_command(ctx: click.Context, model: str, test_file: str) ->
     settings = _settings(ctx)
     _echo(evaluate_pipeline(model, Path(test_file),
                             settings.nlp.training.sentences_per_doc).as_dict())
+
+
+def _add_common_options(command: click.Command) -> None:
+    command.params.extend(_common_options())
+    for sub in getattr(command, "commands", {}).values():
+        _add_common_options(sub)
+
+
+_add_common_options(main)

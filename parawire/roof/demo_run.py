@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import signal
+import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
+
+import click
 
 from parawire.config import Settings
 from parawire.demo import (
@@ -15,6 +20,7 @@ from parawire.demo import (
     serve_demo,
     sources_toml,
 )
+from parawire.errors import ParawireError
 from parawire.roof.pipeline import Pipeline
 from parawire.store import store_of
 
@@ -33,17 +39,43 @@ def run_demo(settings: Settings) -> str:
     run_id = report["align"]["run_id"]
     rows = list(store.pair_rows(run_id))
     cross_outlet = sum(1 for row in rows if row.input.source != row.target.source)
-    counts = store.counts()
+    counts, corpus = store.counts(), report["export"]
     return "\n".join([
         f"demo finished in {time.monotonic() - started:.1f}s",
         f"  articles:   {counts['articles']} (stored this run: {report['crawl'].get('stored', 0)})",
         f"  sentences:  {counts['sentences']}",
         f"  references: {report['align'].get('references_done', 0)}",
-        f"  pairs:      {report['align'].get('pairs', 0)} "
+        f"  pairs mined: {len(rows)} by alignment run {run_id} "
         f"({cross_outlet} with input and target from different outlets)",
-        f"  corpus:     {report['export']['path']} (train/valid/test examples: "
-        f"{', '.join(str(n) for n in report['export']['examples'].values())})",
+        f"  pairs kept:  {corpus['pairs_kept']} in the corpus (the best target of each input)",
+        f"  examples written: {corpus['examples_written']} (the kept pairs and "
+        f"{corpus['flipped_copies']} flipped copies; train/valid/test "
+        f"{'/'.join(str(n) for n in corpus['examples'].values())})",
+        f"  corpus:     {corpus['path']} (datasheet.md says the same)",
     ])
+
+
+_SITE_MARK = "# Written by `parawire demo-site`"
+
+
+def serve_demo_site(sources: Path, port: int = 0) -> None:
+    """Serve the demo site until Ctrl-C or SIGTERM. Its sources file is written once the site
+    answers (a script may wait for the file) and removed when it stops; a file that
+    `demo-site` did not write is never replaced."""
+    if sources.exists() and not sources.read_text(encoding="utf-8").startswith(_SITE_MARK):
+        raise ParawireError(f"{sources} exists and was not written by `parawire demo-site`: "
+                            "choose another --sources file")
+    first, last = date_range()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    with serve_demo(port=port) as base:
+        sources.write_text(f"{_SITE_MARK} for the demo site at {base}; removed when it "
+                           f"stops.\n\n{sources_toml(base)}", encoding="utf-8")
+        click.echo(f"demo site at {base}, sources file {sources}; its articles appeared "
+                   f"{first:%Y-%m-%d}..{last:%Y-%m-%d} (Ctrl-C stops it)", err=True)
+        try:
+            threading.Event().wait()
+        finally:
+            sources.unlink(missing_ok=True)
 
 
 def run_meantime(settings: Settings, folder: Path, language: str) -> dict[str, Any]:

@@ -30,12 +30,18 @@ class Pipeline:
         self.app = app or create_app(settings)
 
     def run(self, name: str, scope: Scope | dict[str, Any] | None = None) -> Counts:
-        """Run one stage and wait for its counts; a split stage's parts go out as a chord
+        """Run one stage and wait for its counts (its paths resolved here, where the command
+        runs, before any worker sees them); a split stage's parts go out as a chord
         (to workers, or here in eager mode) with a progress bar fed by the store."""
         stage = stage_named(name)
-        parsed = stage.scope.parse(scope)
+        parsed = stage.scope.parse(scope).for_caller(self.settings)
         if stage.parts is None:
-            return _wait(self.app.tasks[task_name(stage)].delay(parsed.to_json()))
+            task = self.app.tasks[task_name(stage)]
+            if stage.watch is None:
+                return _wait(task.delay(parsed.to_json()))
+            watch = stage.watch
+            with _Progress(lambda: watch.count(self.settings), None, stage.name, watch.unit):
+                return _wait(task.delay(parsed.to_json()))
         opened, outcome = open_split(self.app, self.settings, stage, parsed)
         if not isinstance(outcome, Signature):
             return outcome
@@ -75,10 +81,10 @@ def run_stage(settings: Settings, name: str, scope: Scope | dict[str, Any] | Non
 
 
 class _Progress:
-    """A progress bar fed by `done()`, polled from a thread, so it moves whether the parts
-    run here or on workers."""
+    """A progress bar fed by `done()`, polled from a thread, so it moves whether the work
+    runs here or on workers (no total: a count and a rate)."""
 
-    def __init__(self, done: Callable[[], int], total: int, desc: str, unit: str) -> None:
+    def __init__(self, done: Callable[[], int], total: int | None, desc: str, unit: str) -> None:
         self.done = done
         self.start = done()
         self.bar = tqdm(total=total, desc=desc, unit=unit, disable=None)
@@ -87,7 +93,9 @@ class _Progress:
 
     def _update(self) -> None:
         finished = self.done() - self.start
-        self.bar.update(max(0, min(finished, self.bar.total) - self.bar.n))
+        if self.bar.total is not None:
+            finished = min(finished, self.bar.total)
+        self.bar.update(max(0, finished - self.bar.n))
 
     def _poll(self) -> None:
         while not self.stop.wait(0.5):

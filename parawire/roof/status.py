@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from parawire.config import Settings
+from parawire.errors import ParawireError
 from parawire.indexer import open_index
 from parawire.store import open_store
 
 
 def status_report(settings: Settings) -> str:
-    """A plain-text report for operators."""
+    """A plain-text report for operators; a folder with no store is refused, not given a
+    new empty one."""
+    if settings.store_file is not None and not settings.store_file.exists():
+        raise ParawireError(f"no parawire store here ({settings.store_file}): run this in your "
+                            "project folder, or point --config, PARAWIRE_DATA_DIR or store.url "
+                            "at one")
     store = open_store(settings.store_url)
     counts = store.counts()
     lines = [

@@ -32,7 +32,7 @@ def create_app(settings: Settings) -> Celery:
     app = Celery("parawire")
     timeout = {"visibility_timeout": settings.broker.visibility_timeout}
     app.conf.update(
-        broker_url=broker or "memory://",
+        broker_url=broker or "memory://localhost/",  # eager: no broker is ever reached
         result_backend=settings.broker.result_backend or broker or None,
         task_always_eager=not broker,
         task_eager_propagates=True,

@@ -7,7 +7,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from parawire.records import Article, ArticleOutcome, CrawlRun, Fingerprint, FingerprintMatch
+from parawire.records import Article, ArticleOutcome, ArticleRef, CrawlRun, Fingerprint, FingerprintMatch
 from parawire.store import schema
 from parawire.store.base import StoreBase, now
 from parawire.store.rows import article_record
@@ -122,6 +122,25 @@ class ArticleQueries(StoreBase):
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(table).where(table.c.id == article_id)).first()
         return None if row is None else article_record(row)
+
+    def count_articles(self) -> int:
+        """How many articles the store holds."""
+        return self._count(table=schema.articles)
+
+    def article_refs(self, article_ids: Iterable[int]) -> dict[int, ArticleRef]:
+        """Address, outlet, title and day of these articles (their text left out), by id."""
+        table = schema.articles
+        wanted = sorted(set(article_ids))
+        columns = (table.c.id, table.c.url, table.c.canonical_url, table.c.source, table.c.title,
+                   table.c.published)
+        refs: dict[int, ArticleRef] = {}
+        with self.engine.connect() as conn:
+            for start in range(0, len(wanted), 500):
+                query = sa.select(*columns).where(table.c.id.in_(wanted[start:start + 500]))
+                for row in conn.execute(query):
+                    refs[row.id] = ArticleRef(row.id, row.canonical_url or row.url, row.source,
+                                              row.title, row.published)
+        return refs
 
     def articles_to_annotate(self, batch_size: int = 200) -> Iterator[list[Article]]:
         """Batches of articles that have no sentences yet, in id order."""

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -23,18 +25,26 @@ def test_demo_mines_cross_outlet_pairs_and_is_idempotent(tmp_path):
     env = {"PARAWIRE_DATA_DIR": str(tmp_path / "data")}
     first = parawire("demo", env=env)
     assert first.returncode == 0, first.stderr
-    assert "pairs:" in first.stdout
+    mined, kept, written, flipped = (int(re.search(pattern, first.stdout).group(1)) for pattern in (
+        r"pairs mined: (\d+)", r"pairs kept:  (\d+)", r"examples written: (\d+)",
+        r"and (\d+) flipped copies"))
     cross = int(re.search(r"\((\d+) with input and target from different outlets",
                           first.stdout).group(1))
     assert cross > 0
     corpus = tmp_path / "data" / "corpus"
-    (folder,) = corpus.glob("run-*")
+    (folder,) = corpus.glob("run-*-jsonl")
+    sheet = json.loads((folder / "datasheet.json").read_text())
+    assert (sheet["pairs_mined"], sheet["pairs_kept"], sheet["examples_written"],
+            sheet["flipped_copies"]) == (mined, kept, written, flipped)
+    assert f"pairs mined by the run: {mined}" in (folder / "datasheet.md").read_text()
     records = [json.loads(line) for name in ("train", "valid", "test")
                for line in (folder / f"{name}.jsonl").read_text().splitlines()]
+    assert len(records) == written == kept + flipped
     assert records and all(r["input"] != r["target"] for r in records)
-    assert {"input_source", "target_source", "input_published", "score"} <= set(records[0])
+    assert {"input_outlet", "target_outlet", "input_published", "input_url", "target_title",
+            "score"} <= set(records[0])
     assert all(r["score"] >= 0.7 for r in records)
-    assert any(r["input_source"] != r["target_source"] for r in records)
+    assert any(r["input_outlet"] != r["target_outlet"] for r in records)
 
     second = parawire("demo", env=env)
     assert second.returncode == 0, second.stderr
@@ -54,6 +64,8 @@ def test_demo_mines_cross_outlet_pairs_and_is_idempotent(tmp_path):
     (["align"], {"PARAWIRE_ALIGN__BETA": "2"}, "bad config value for 'align.beta'"),
     (["crawl", "--sources", "/nonexistent.toml"], {}, "sources file not found"),
     (["crawl", "--since", "2026-03-09", "--until", "2026-03-01"], {}, "is after --until"),
+    (["align", "--since", "2026-03-10", "--until", "2026-03-01"], {},
+     "--since 2026-03-10 is after --until 2026-03-01"),
     (["export"], {}, "no alignment run to export"),
     (["beat"], {}, "broker.url is empty"),
     (["daily"], {"PARAWIRE_CRAWL__SOURCES": "/nonexistent.toml"}, "sources file not found"),
@@ -66,3 +78,19 @@ def test_bad_input_is_one_line_and_non_zero(tmp_path, args, env, message):
     assert result.returncode != 0
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], result.stderr
+
+
+@pytest.mark.timeout(300)
+def test_ctrl_c_exits_130_with_one_line(tmp_path):
+    """Ctrl-C in a terminal interrupts the whole foreground process group."""
+    data = tmp_path / "data"
+    demo = subprocess.Popen([sys.executable, "-m", "parawire", "demo"], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            env={**os.environ, "PARAWIRE_DATA_DIR": str(data)})
+    deadline = time.monotonic() + 120
+    while not (data / "parawire.db").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    os.killpg(demo.pid, signal.SIGINT)
+    _, stderr = demo.communicate(timeout=120)
+    assert demo.returncode == 130, stderr
+    assert stderr.strip().splitlines()[-1] == "parawire: interrupted"

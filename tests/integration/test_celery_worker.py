@@ -16,11 +16,11 @@ from tests.factories import store_demo_articles
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def _worker(env: dict[str, str], log) -> subprocess.Popen:
+def _worker(env: dict[str, str], log, cwd: str = ROOT) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "parawire.roof.celery_app", "worker", "--pool=solo",
          "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True,
+        cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT, text=True,
     )
 
 
@@ -57,3 +57,35 @@ def test_worker_runs_stages_like_eager_mode(tmp_path, monkeypatch, redis_url):
     run_stage(eager, "index")
     eager_run = run_stage(eager, "align")
     assert _pair_texts(eager, eager_run["run_id"]) == _pair_texts(remote, aligned["run_id"])
+
+
+@pytest.mark.timeout(300)
+def test_worker_writes_exports_where_the_command_ran(tmp_path, monkeypatch, redis_url):
+    """A worker in another folder writes the corpus where the user ran `export`: the
+    output folder, given or by default, is made absolute before the task goes out."""
+    caller, elsewhere = tmp_path / "caller", tmp_path / "worker"
+    caller.mkdir()
+    elsewhere.mkdir()
+    monkeypatch.chdir(caller)
+    monkeypatch.delenv("PARAWIRE_DATA_DIR", raising=False)
+    monkeypatch.setenv("PARAWIRE_STORE__URL", f"sqlite:///{tmp_path / 'shared.db'}")
+    eager = load_settings()
+    store_demo_articles(store_of(eager))
+    for name in ("annotate", "index", "align"):
+        run_stage(eager, name)
+    monkeypatch.setenv("PARAWIRE_BROKER__URL", redis_url + "/1")
+    remote = load_settings()
+    with open(tmp_path / "worker.log", "w") as log:
+        worker = _worker(dict(os.environ), log, cwd=str(elsewhere))
+        try:
+            given = run_stage(remote, "export", out="corpus-x")
+            default = run_stage(remote, "export", format="tsv")
+        finally:
+            worker.terminate()
+            worker.wait(timeout=30)
+    output = (tmp_path / "worker.log").read_text()
+    assert given["path"] == str(caller / "corpus-x"), output
+    assert (caller / "corpus-x" / "train.jsonl").is_file()
+    assert default["path"] == str(caller / "data" / "corpus" / f"run-{default['run_id']}-tsv")
+    assert (caller / "data" / "corpus" / f"run-{default['run_id']}-tsv" / "train.tsv").is_file()
+    assert not any(elsewhere.iterdir()), sorted(p.name for p in elsewhere.rglob("*"))

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import stat
 
 import pyarrow.parquet as pq
 import pytest
 
 from parawire.aligner import DatasetOptions, export_run
+from parawire.aligner.export import Provenance
 from parawire.config import load_settings
 from parawire.errors import ParawireError
 from parawire.roof.pipeline import run_stage
@@ -34,7 +37,8 @@ def test_every_format_holds_the_same_examples(aligned, tmp_path, fmt):
     sheet = export_run(store, run_id, tmp_path / "out", fmt, DatasetOptions())
     rows = []
     for name in ("train", "valid", "test"):
-        path = tmp_path / "out" / f"{name}.{fmt}"
+        folder = tmp_path / "out" / ("splits" if fmt == "parquet" else "")
+        path = folder / f"{name}.{fmt}"
         if fmt == "jsonl":
             part = [json.loads(line) for line in path.read_text().splitlines()]
         elif fmt == "tsv":
@@ -43,8 +47,9 @@ def test_every_format_holds_the_same_examples(aligned, tmp_path, fmt):
             part = pq.read_table(path).to_pylist()
         assert len(part) == sheet["examples"][name]
         rows += part
-    assert len(rows) == 2 * sheet["mined_pairs"]  # flipped copies double the pairs
-    assert all(r["input"] != r["target"] and r["input_source"] != r["target_source"] for r in rows)
+    assert len(rows) == sheet["examples_written"] == 2 * sheet["pairs_kept"]  # flipped copies
+    assert sheet["flipped_copies"] == sheet["pairs_kept"]
+    assert all(r["input"] != r["target"] and r["input_outlet"] != r["target_outlet"] for r in rows)
     assert json.loads((tmp_path / "out" / "datasheet.json").read_text())["run_id"] == run_id
     assert "## Filters applied" in (tmp_path / "out" / "datasheet.md").read_text()
 
@@ -58,7 +63,7 @@ def test_jsonl_export_loads_with_datasets(aligned, tmp_path):
              if sheet["examples"][name]}
     loaded = load_dataset("json", data_files=files, cache_dir=str(tmp_path / "cache"))
     assert loaded["train"].num_rows == sheet["examples"]["train"]
-    assert {"input", "target", "score", "input_source"} <= set(loaded["train"].column_names)
+    assert {"input", "target", "score", "input_outlet", "input_url"} <= set(loaded["train"].column_names)
 
 
 def test_splits_share_no_sentence_and_the_datasheet_counts(aligned, tmp_path):
@@ -72,7 +77,7 @@ def test_splits_share_no_sentence_and_the_datasheet_counts(aligned, tmp_path):
     assert not (ids["train"] & ids["valid"] or ids["train"] & ids["test"]
                 or ids["valid"] & ids["test"])
     run = store_of(settings).alignment_run(run_id)
-    assert sheet["mined_pairs"] == run.counts["pairs"]
+    assert sheet["pairs_kept"] == sheet["pairs_mined"] == run.counts["pairs"]
     assert sheet["languages"] == ["en"]
     assert set(sheet["outlets"]) <= {"harbor-gazette", "metro-bulletin", "valley-courier",
                                      "coastline-wire", "civic-ledger"}
@@ -84,3 +89,98 @@ def test_bad_format_and_run_are_one_line_errors(aligned, tmp_path):
         export_run(store_of(settings), run_id, tmp_path / "x", "xml")
     with pytest.raises(ParawireError, match="no alignment run 999"):
         export_run(store_of(settings), 999, tmp_path / "x", "jsonl")
+
+
+def test_rows_name_both_articles_and_the_datasheet_its_sources(aligned, tmp_path):
+    settings, run_id = aligned
+    store = store_of(settings)
+    sheet = export_run(store, run_id, tmp_path / "out", "jsonl",
+                       about=Provenance(licence="CC BY 4.0 texts only", pipelines={"en": "spacy x"}))
+    rows = [json.loads(line) for line in (tmp_path / "out" / "train.jsonl").read_text().splitlines()]
+    for row in rows:
+        for side in ("input", "target"):
+            article = store.article(row[f"{side}_article_id"])
+            assert row[f"{side}_url"] == (article.canonical_url or article.url)
+            assert row[f"{side}_title"] == article.title and row[f"{side}_outlet"] == article.source
+            assert row[f"{side}_published"] == article.published.isoformat()
+    assert sheet["licence"] == "CC BY 4.0 texts only"
+    assert sheet["nlp_pipelines"] == {"en": "spacy x"}
+    assert sheet["alignment_parameters"]["beta"] == settings.align.beta
+    outlets = {row[f"{side}_outlet"] for row in rows for side in ("input", "target")}
+    assert outlets <= set(sheet["outlets"])
+    assert "licence and terms: CC BY 4.0 texts only" in (tmp_path / "out" / "datasheet.md").read_text()
+
+
+def test_parquet_folder_reads_as_one_dataset_with_the_datasheet_beside(aligned, tmp_path):
+    import pandas as pd
+
+    settings, run_id = aligned
+    sheet = export_run(store_of(settings), run_id, tmp_path / "out", "parquet")
+    frame = pd.read_parquet(tmp_path / "out" / "splits")
+    assert len(frame) == sheet["examples_written"]
+    assert (tmp_path / "out" / "datasheet.json").is_file()
+    assert sheet["files"]["train"] == "splits/train.parquet"
+
+
+def test_export_deletes_nothing_a_user_owns(aligned, tmp_path):
+    settings, run_id = aligned
+    store = store_of(settings)
+    mine = tmp_path / "keepme"
+    mine.mkdir()
+    (mine / "important.txt").write_text("keep")
+    with pytest.raises(ParawireError, match=f"export folder {mine} is not empty"):
+        export_run(store, run_id, mine, "jsonl")
+    assert (mine / "important.txt").read_text() == "keep"
+    assert sorted(p.name for p in mine.iterdir()) == ["important.txt"]
+
+
+def test_export_keeps_an_earlier_export_and_rewrites_the_same_one(aligned, tmp_path):
+    settings, run_id = aligned
+    store = store_of(settings)
+    out = tmp_path / "corpus"
+    export_run(store, run_id, out, "jsonl")
+    (out / "notes.txt").write_text("my notes")
+    first = (out / "train.jsonl").read_text()
+    export_run(store, run_id, out, "jsonl")  # the same export again: idempotent
+    assert (out / "train.jsonl").read_text() == first
+    assert (out / "notes.txt").read_text() == "my notes"
+    with pytest.raises(ParawireError, match="holds an earlier export .run .*, jsonl., which is kept"):
+        export_run(store, run_id, out, "jsonl", DatasetOptions(flipped=False))
+    with pytest.raises(ParawireError, match="holds an earlier export"):
+        export_run(store, run_id, out, "parquet")
+    assert (out / "train.jsonl").read_text() == first
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]
+
+
+def test_export_folders_have_normal_permissions(aligned, tmp_path):
+    settings, run_id = aligned
+    umask = os.umask(0o022)
+    try:
+        export_run(store_of(settings), run_id, tmp_path / "new" / "corpus", "parquet")
+    finally:
+        os.umask(umask)
+    for folder in (tmp_path / "new" / "corpus", tmp_path / "new" / "corpus" / "splits"):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o755
+
+
+def test_every_format_goes_to_its_own_default_folder(aligned):
+    settings, run_id = aligned
+    jsonl = run_stage(settings, "export", run_id=run_id)
+    parquet = run_stage(settings, "export", run_id=run_id, format="parquet")
+    assert jsonl["path"] == str((settings.export_dir / f"run-{run_id}-jsonl").resolve())
+    assert parquet["path"] == str((settings.export_dir / f"run-{run_id}-parquet").resolve())
+    assert (settings.export_dir / f"run-{run_id}-jsonl" / "train.jsonl").is_file()
+    assert jsonl["pairs_kept"] == parquet["pairs_kept"] > 0
+
+
+def test_an_empty_export_is_an_error(aligned, tmp_path):
+    settings, run_id = aligned
+    with pytest.raises(ParawireError, match=f"none of the \\d+ pairs of alignment run {run_id} "
+                                            "is in language 'xx'"):
+        export_run(store_of(settings), run_id, tmp_path / "out", "jsonl",
+                   DatasetOptions(language="xx"))
+    assert not (tmp_path / "out").exists()
+    empty = store_of(settings).find_or_start_alignment_run("no pairs", {})
+    with pytest.raises(ParawireError, match=f"alignment run {empty.id} has no pairs to export"):
+        export_run(store_of(settings), empty.id, tmp_path / "out", "jsonl")
+    assert not (tmp_path / "out").exists()

@@ -45,7 +45,8 @@ def test_pairs_are_mined_and_both_sides_are_in_the_language(mined):
 def test_the_datasheet_records_the_pipeline(mined):
     language, report = mined
     sheet = json.loads((Path(report["export"]["path"]) / "datasheet.json").read_text())
-    pipeline = sheet["pipelines"][language]
+    assert sheet["nlp_pipelines"][language].startswith("spacy ")
+    pipeline = sheet["nlp_pipeline_details"][language]
     assert pipeline["name"] == f"parawire_{language}_ud"
     assert pipeline["training"]["train_sentences"] > 300
     assert 0 < pipeline["dev_scores"]["pos_acc"] <= 1

@@ -40,6 +40,12 @@ def test_a_crawl_puts_its_crawl_section_over_the_project_settings():
     assert settings.getdict("ITEM_PIPELINES") == project.ITEM_PIPELINES
 
 
+def test_the_contact_setting_goes_into_the_user_agent():
+    crawl = CrawlConfig(user_agent="tester/1", contact="https://example.org/crawler")
+    assert scrapy_settings(crawl)["USER_AGENT"] == "tester/1 (+https://example.org/crawler)"
+    assert scrapy_settings(CrawlConfig(user_agent="tester/1"))["USER_AGENT"] == "tester/1"
+
+
 def test_a_crawl_never_asks_tldextract_for_the_public_suffix_list():
     settings = scrapy_settings(CrawlConfig())
     for name in COMPONENTS:

@@ -5,6 +5,7 @@ are the scope's fields."""
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 from typing import Literal
 
 import click
@@ -90,3 +91,23 @@ def test_every_stage_of_the_table_is_a_task_and_a_command_with_its_scope_options
         for opt in scope_options(stage.scope):
             assert opt.opts[0] in help_text, (stage.name, opt.opts[0])
 
+
+
+@pytest.mark.parametrize("stage", [s for s in STAGES if {"since", "until"} <= set(s.scope.model_fields)],
+                         ids=lambda s: s.name)
+def test_a_reversed_window_is_refused_before_any_run(tmp_path, stage):
+    settings = load_settings(data_dir=tmp_path)
+    with pytest.raises(ParawireError, match=r"^--since 2026-03-10 is after --until 2026-03-01$"):
+        stage(settings, {"since": "2026-03-10", "until": "2026-03-01"})
+    assert not (tmp_path / "parawire.db").exists()  # no store opened, no run made
+
+
+def test_path_fields_are_made_absolute_in_the_caller(tmp_path, monkeypatch):
+    class Paths(Scope):
+        sources: str | None = option(None, "A file.", path=True)
+        name: str = option("x", "Not a path.")
+
+    monkeypatch.chdir(tmp_path)
+    scope = Paths(sources="~/a.toml").for_caller(load_settings(data_dir=tmp_path))
+    assert scope.sources == str(Path.home() / "a.toml") and scope.name == "x"
+    assert Paths(sources="b.toml").for_caller(load_settings()).sources == str(tmp_path / "b.toml")
