@@ -134,6 +134,8 @@ def datasheet(store: Store, run_id: int, fmt: str, options: DatasetOptions,
         "licence": about.licence,
         "nlp_pipelines": {lang: about.pipelines[lang] for lang in languages
                           if lang in about.pipelines},
+        "nlp_pipeline_details": {lang: about.pipeline_details[lang] for lang in languages
+                                 if lang in about.pipeline_details},
         "date_range": [days[0].isoformat(), days[-1].isoformat()] if days else None,
         "alignment_parameters": run.parameters,
         "alignment_counts": run.counts,
@@ -175,6 +177,8 @@ def datasheet_markdown(sheet: dict[str, Any]) -> str:
     lines += [f"- {name}: {count}" for name, count in sheet["outlets"].items()]
     lines += ["", "## Filters applied", ""] + [f"- {f}" for f in sheet["filters_applied"]]
     for title, key in (("NLP pipelines", "nlp_pipelines"),
+                       ("NLP pipelines: name, version, training data, scores",
+                        "nlp_pipeline_details"),
                        ("Alignment parameters", "alignment_parameters"),
                        ("Alignment counts", "alignment_counts"),
                        ("Dataset options", "dataset_options"), ("Dataset counts", "dataset_counts")):
@@ -185,10 +189,12 @@ def datasheet_markdown(sheet: dict[str, Any]) -> str:
 @dataclass(frozen=True, slots=True)
 class Provenance:
     """What the datasheet says about the texts: their licence/terms note ([export] licence)
-    and the NLP pipeline configured for each language."""
+    and the NLP pipeline configured for each language, with its name, version, training
+    data and scores where its meta.json has them."""
 
     licence: str = _EXPORT_DEFAULTS.licence
     pipelines: dict[str, str] = field(default_factory=dict)
+    pipeline_details: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def export_run(store: Store, run_id: int, out_dir: Path, fmt: str = "jsonl",

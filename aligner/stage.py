@@ -17,6 +17,7 @@ from parawire.aligner.run import align_batch, finish_run, start_run
 from parawire.config import Settings
 from parawire.errors import ParawireError
 from parawire.indexer import open_index
+from parawire.nlp import pipeline_description
 from parawire.stage import Counts, Opened, Parts, Scope, Stage, option
 from parawire.store import BatchOverlap, store_of
 
@@ -124,7 +125,10 @@ def export(settings: Settings, scope: ExportScope) -> Counts:
     config = settings.export.model_copy(update=given)
     options = DatasetOptions(one_target_per_input=config.one_target_per_input,
                              flipped=config.flipped, seed=config.seed, language=scope.language)
-    about = Provenance(licence=config.licence, pipelines=_pipelines(settings))
+    pipelines = _pipelines(settings)
+    about = Provenance(licence=config.licence, pipelines=pipelines,
+                       pipeline_details={lang: pipeline_description(settings.nlp, lang)
+                                         for lang in pipelines})
     sheet = export_run(store_of(settings), scope.run_id, Path(scope.out), config.format,
                        options, about)
     return {"run_id": scope.run_id, "path": scope.out,

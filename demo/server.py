@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from threading import Thread
@@ -32,11 +32,13 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def serve_demo(host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
-    """Serve the demo site; yields its base URL (a free port unless one is given)."""
+def serve_demo(host: str = "127.0.0.1", port: int = 0,
+               build: Callable[[str], dict[str, tuple[str, bytes]]] = build_site) -> Iterator[str]:
+    """Serve the demo site (or the pages `build` makes for the base URL); yields its base URL
+    (a free port unless one is given)."""
     server = ThreadingHTTPServer((host, port), _Handler)
     base = f"http://{host}:{server.server_address[1]}"
-    handler = type("DemoHandler", (_Handler,), {"pages": build_site(base)})
+    handler = type("DemoHandler", (_Handler,), {"pages": build(base)})
     server.RequestHandlerClass = handler
     thread = Thread(target=server.serve_forever, daemon=True)
     thread.start()

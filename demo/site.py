@@ -147,14 +147,17 @@ def render_sitemap(articles: list[DemoArticle], base: str) -> str:
             f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>')
 
 
-def build_site(base: str) -> dict[str, tuple[str, bytes]]:
-    """Every path of the site mapped to (content type, body), for a server at `base`."""
-    articles = load_articles()
+def build_site(base: str, outlets: list[dict] | None = None,
+               articles: list[DemoArticle] | None = None) -> dict[str, tuple[str, bytes]]:
+    """Every path of the site mapped to (content type, body), for a server at `base` (the
+    demo outlets and articles unless others are given)."""
+    outlets = load_outlets() if outlets is None else outlets
+    articles = load_articles() if articles is None else articles
     pages: dict[str, tuple[str, bytes]] = {
         "/robots.txt": ("text/plain", b"User-agent: *\nAllow: /\n"),
     }
     html, xml = "text/html; charset=utf-8", "application/xml; charset=utf-8"
-    for outlet in load_outlets():
+    for outlet in outlets:
         own = [a for a in articles if a.outlet == outlet["slug"]]
         prefix = f"/{outlet['slug']}"
         pages[f"{prefix}/"] = (html, render_index(outlet, own).encode())
@@ -166,14 +169,16 @@ def build_site(base: str) -> dict[str, tuple[str, bytes]]:
     return pages
 
 
-def sources_toml(base: str) -> str:
-    """A sources file for the crawler that points at the demo site served at `base`."""
+def sources_toml(base: str, outlets: list[dict] | None = None, language: str = "en") -> str:
+    """A sources file for the crawler that points at the site served at `base` (the demo
+    outlets unless others are given, publishing in `language`)."""
     host = base.split("//", 1)[1].split(":", 1)[0]
     blocks = []
-    for outlet in load_outlets():
+    for outlet in load_outlets() if outlets is None else outlets:
         prefix = f"{base}/{outlet['slug']}"
         blocks.append(
-            f'[[outlet]]\nname = "{outlet["slug"]}"\nlanguage = "en"\ndomains = ["{host}"]\n'
+            f'[[outlet]]\nname = "{outlet["slug"]}"\nlanguage = "{language}"\n'
+            f'domains = ["{host}"]\n'
             f'feeds = ["{prefix}/feed.xml"]\nsitemaps = ["{prefix}/sitemap.xml"]\n'
         )
     return "\n".join(blocks)

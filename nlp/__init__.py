@@ -1,11 +1,15 @@
-"""Annotation: the Annotator protocol, its spaCy and Stanza backends, and the annotate stage."""
+"""Annotation: the Annotator protocol, its spaCy and Stanza backends, the annotate stage, and
+pipelines trained from Universal Dependencies treebanks."""
 
 from parawire.nlp.annotate import annotate_pending, annotator_for
+from parawire.nlp.describe import pipeline_description
 from parawire.nlp.pmi import PmiCollocations
 from parawire.nlp.protocol import Annotator
 from parawire.nlp.spacy_annotator import SpacyAnnotator
 from parawire.nlp.stage import ANNOTATE, AnnotateScope
 from parawire.nlp.stanza_annotator import StanzaAnnotator
+from parawire.nlp.training import PipelineScores, TrainedPipeline, evaluate_pipeline, train_pipeline
 
-__all__ = ["ANNOTATE", "AnnotateScope", "Annotator", "PmiCollocations", "SpacyAnnotator",
-           "StanzaAnnotator", "annotate_pending", "annotator_for"]
+__all__ = ["ANNOTATE", "AnnotateScope", "Annotator", "PipelineScores", "PmiCollocations",
+           "SpacyAnnotator", "StanzaAnnotator", "TrainedPipeline", "annotate_pending",
+           "annotator_for", "evaluate_pipeline", "pipeline_description", "train_pipeline"]

@@ -12,6 +12,7 @@ from contextlib import suppress
 from typing import Any
 
 from parawire.nlp.entities import UNLABELLED, ArticleEntities, mention
+from parawire.nlp.names import name_runs, trim_titles
 from parawire.nlp.resources import LanguageResources, language_resources
 from parawire.records import Article, Collocation, Sentence
 
@@ -30,38 +31,42 @@ _LEADING_DROPS = frozenset({"DET", "PART", "PUNCT"})
 
 
 def normal_form(tokens: Iterable[Any]) -> str:
-    """Lemmas of a unit, case-folded (accents kept), without leading articles or a trailing 's."""
+    """Lemmas of a unit, case-folded (accents kept), spaced as the text ("d'italia"), without
+    leading articles or a trailing 's."""
     parts = list(tokens)
     while parts and parts[0].pos_ in _LEADING_DROPS:
         parts = parts[1:]
     while parts and (parts[-1].pos_ in _LEADING_DROPS or parts[-1].tag_ == "POS"):
         parts = parts[:-1]
-    return " ".join((t.lemma_ or t.text).casefold() for t in parts).strip()
+    return "".join((t.lemma_ or t.text).casefold() + (" " if t.whitespace_ else "")
+                   for t in parts).strip()
 
 
-def name_units(sent: Any, ents: list[Any]) -> list[tuple[list[Any], str]]:
+def name_units(sent: Any, ents: list[Any], language: str = "") -> list[tuple[list[Any], str]]:
     """A sentence's names, each as its tokens and entity label: name entities (`ents`, the
-    sentence's) that hold a proper noun, then leftover runs of PROPN tokens (label "")."""
+    sentence's) that hold a proper noun, then the names of the PROPN tokens left (label "";
+    nlp/names.py: the only names of a pipeline without NER), leading titles trimmed."""
     units: list[tuple[list[Any], str]] = []
     covered: set[int] = set()
     for ent in ents:
         if ent.label_ in NAME_LABELS and any(t.pos_ == "PROPN" for t in ent):
             units.append((list(ent), ent.label_))
             covered.update(t.i for t in ent)
-    run: list[Any] = []
-    for token in [*sent, None]:
-        if token is not None and token.pos_ == "PROPN" and token.i not in covered:
-            run.append(token)
-            continue
-        if run:
-            units.append((run, UNLABELLED))
-            run = []
+    resources = language_resources(language)
+    for run in name_runs(sent, covered):
+        if trimmed := trim_titles(run, resources):
+            units.append((trimmed, UNLABELLED))
     return units
 
 
-def proper_nouns(units: list[tuple[list[Any], str]]) -> list[str]:
+def surface_names(units: list[tuple[list[Any], str]]) -> list[str]:
     """The surface names of a sentence's name units, in normal form."""
     return sorted({form for tokens, _ in units if (form := normal_form(tokens))})
+
+
+def proper_nouns(sent: Any, ents: list[Any], language: str = "") -> list[str]:
+    """A sentence's names as written (normal form): `surface_names` of its `name_units`."""
+    return surface_names(name_units(sent, ents, language))
 
 
 def entity_keys(units: list[tuple[list[Any], str]], entities: ArticleEntities,
@@ -70,13 +75,15 @@ def entity_keys(units: list[tuple[list[Any], str]], entities: ArticleEntities,
     return entities.keys(mention(tokens, label, resources) for tokens, label in units)
 
 
-def common_nouns(sent: Any) -> list[str]:
-    """CN(s): lemmas of common nouns, case-folded, without stop words and stray symbols."""
+def common_nouns(sent: Any, language: str = "") -> list[str]:
+    """CN(s): lemmas of common nouns, case-folded, without stop words (spaCy's and the
+    language's resources) and stray symbols."""
+    stop_words = language_resources(language).stop_words
     return sorted({
         t.lemma_.casefold()
         for t in sent
         if t.pos_ == "NOUN" and not t.is_stop and any(ch.isalpha() for ch in t.lemma_)
-        and len(t.lemma_) > 1
+        and len(t.lemma_) > 1 and t.lemma_.casefold() not in stop_words
     })
 
 
@@ -141,7 +148,7 @@ def sentence_record(article: Article, position: int, sent: Any, chunks: list[Any
     words = [t for t in sent if not (t.is_punct or t.is_space)]
     if len(words) < MIN_WORDS:
         return None
-    units = name_units(sent, ents)
+    units = name_units(sent, ents, article.language)
     tokens = [t for t in sent if not t.is_space]
     assert article.id is not None
     return Sentence(
@@ -152,9 +159,9 @@ def sentence_record(article: Article, position: int, sent: Any, chunks: list[Any
         lemmas=[t.lemma_ for t in tokens],
         pos=[t.pos_ for t in tokens],
         entities=[(ent.text, ent.label_) for ent in ents],
-        proper_nouns=proper_nouns(units),
+        proper_nouns=surface_names(units),
         entity_keys=entity_keys(units, entities, language_resources(article.language)),
-        common_nouns=common_nouns(sent),
+        common_nouns=common_nouns(sent, article.language),
         collocations=collocations(chunks, ents),
         language=article.language,
         topic=article.topic,

@@ -1,4 +1,10 @@
-"""Per-language word lists for sentence features, read from nlp/languages/<lang>.toml."""
+"""Per-language word lists that a user edits for a new language: nlp/languages/<lang>.toml.
+
+Keys (each optional): `stop_words` (never common nouns), `titles` (honorifics and offices
+before a name, never names) and `calendar_words` (weekdays and months, never proper nouns).
+A language without a file has empty lists. Topic keyword groups are the crawler's
+(crawler/topics.toml, a table per language).
+"""
 
 from __future__ import annotations
 
@@ -9,40 +15,42 @@ from pathlib import Path
 
 from parawire.errors import ParawireError
 
-LANGUAGES_DIR = Path(__file__).parent / "languages"
+LANGUAGES_DIR = Path(__file__).with_name("languages")
+_LISTS = ("stop_words", "titles", "calendar_words")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class LanguageResources:
-    """A language's word lists (lower case): titles and honorifics written before a name
-    (multi-word ones as space-separated phrases), and calendar words (weekdays, months)."""
+    """One language's word lists, case-folded."""
 
+    language: str
+    stop_words: frozenset[str] = frozenset()
     titles: frozenset[str] = frozenset()
     calendar_words: frozenset[str] = frozenset()
 
     @property
     def longest_title(self) -> int:
-        """The number of words of the longest title."""
+        """The number of words of the longest title (multi-word titles are phrases)."""
         return max((len(title.split()) for title in self.titles), default=0)
 
 
 @lru_cache(maxsize=32)
-def language_resources(language: str) -> LanguageResources:
-    """The word lists of a language (empty for a language without a file); keys the file
-    has besides these are left to their own readers."""
-    path = LANGUAGES_DIR / f"{language}.toml"
+def language_resources(language: str, folder: Path = LANGUAGES_DIR) -> LanguageResources:
+    """The resources of `language` from `folder`/<language>.toml (empty when there is none);
+    a malformed file raises ParawireError naming it and the key."""
+    path = folder / f"{language}.toml"
     if not path.is_file():
-        return LanguageResources()
+        return LanguageResources(language)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
-        raise ParawireError(f"language file {path} is not valid TOML: {exc}") from None
-    return LanguageResources(titles=_words(path, data, "titles"),
-                             calendar_words=_words(path, data, "calendar_words"))
+        raise ParawireError(f"{path} is not valid TOML: {exc}") from None
+    lists = {key: frozenset(word.casefold() for word in _words(path, key, data.get(key, [])))
+             for key in _LISTS}
+    return LanguageResources(language, **lists)
 
 
-def _words(path: Path, data: dict, key: str) -> frozenset[str]:
-    value = data.get(key, [])
+def _words(path: Path, key: str, value: object) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(word, str) for word in value):
-        raise ParawireError(f"language file {path}: '{key}' must be a list of strings")
-    return frozenset(word.casefold() for word in value)
+        raise ParawireError(f"{path}: {key!r} must be a list of words")
+    return value

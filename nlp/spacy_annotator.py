@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from pathlib import Path
 
 from parawire.errors import ParawireError
 from parawire.nlp.features import article_sentences
@@ -22,20 +23,33 @@ NEEDED_COMPONENTS = frozenset({
 
 @lru_cache(maxsize=8)
 def load_spacy_model(name: str, language: str):
-    """Load an installed spaCy model with only the needed components (once per process: a
-    worker reuses it from one annotate task to the next), or fail with the package to install."""
+    """Load a spaCy pipeline, an installed package or a folder (one trained with `parawire nlp
+    train-pipeline`), with only the needed components (once per process: a worker reuses it
+    from one annotate task to the next), or fail with the command that makes one."""
     import spacy
 
-    if importlib.util.find_spec(name) is None:
-        raise ParawireError(
-            f"spaCy model {name!r} for language {language!r} is not installed: "
-            f"pip install {name.replace('_', '-')} (or set nlp.models.{language})"
-        )
-    nlp = spacy.load(name)
+    path = Path(name).expanduser()
+    if path.is_dir():
+        nlp = spacy.load(path)
+    elif name.isidentifier() and importlib.util.find_spec(name) is not None:
+        nlp = spacy.load(name)
+    else:
+        raise ParawireError(missing_model_message(name, language))
     for component in nlp.pipe_names:
         if component not in NEEDED_COMPONENTS:
             nlp.disable_pipe(component)
     return nlp
+
+
+def missing_model_message(name: str, language: str) -> str:
+    """What to do when nlp.models.<language> names no installed package and no folder: train
+    a pipeline here from a treebank (installing a model package from the index can replace
+    the spaCy and pydantic versions parawire needs)."""
+    return (f"spaCy pipeline {name!r} for language {language!r} is neither an installed "
+            f"package nor a folder: train one from a Universal Dependencies treebank with "
+            f"`parawire nlp train-pipeline --lang {language} --train TRAIN.conllu --dev "
+            f"DEV.conllu --out models/{language}` and set nlp.models.{language} = "
+            f"\"models/{language}\"")
 
 
 class SpacyAnnotator:

@@ -124,6 +124,21 @@ class IngestConfig(_Section):
     columns: dict[str, list[str]] = Field(default_factory=_default_columns)
 
 
+class PipelineTrainingConfig(_Section):
+    """[nlp.training]: how `parawire nlp train-pipeline` trains a pipeline from a treebank."""
+
+    max_minutes: float = Field(25, ge=0)
+    max_epochs: int = Field(0, ge=0)
+    patience: int = Field(1600, ge=0)
+    eval_frequency: int = Field(200, ge=1)
+    sentences_per_doc: int = Field(10, ge=1)
+    dev_fraction: float = Field(0.1, gt=0, lt=1)
+    width: int = Field(96, ge=8)
+    depth: int = Field(4, ge=1)
+    min_tree_freq: int = Field(3, ge=1)
+    seed: int = 0
+
+
 class NlpConfig(_Section):
     backend: Literal["spacy", "stanza"] = "spacy"
     backends: dict[str, Literal["spacy", "stanza"]] = Field(default_factory=dict)
@@ -136,6 +151,7 @@ class NlpConfig(_Section):
     pmi: bool = True
     pmi_min_count: int = Field(5, ge=1)
     pmi_threshold: float = Field(0.5, gt=0, le=1)
+    training: PipelineTrainingConfig = PipelineTrainingConfig()
 
     def backend_for(self, language: str) -> str:
         """The backend that annotates one language."""

@@ -58,3 +58,37 @@ def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> No
                                                                "PARAWIRE_REQUIRE")):
             monkeypatch.delenv(key)
     monkeypatch.setenv("PARAWIRE_DATA_DIR", str(tmp_path / "data"))
+
+
+# Treebank files the tiny test pipelines are trained on, per language.
+TINY_TREEBANKS = {"it": "it_isdt/it_isdt-ud-dev.conllu", "es": "es_gsd/es_gsd-ud-dev.conllu",
+                  "nl": "nl_lassysmall/nl_lassysmall-ud-dev.conllu"}
+
+
+def first_sentences(conllu: Path, count: int, out: Path) -> Path:
+    """The first `count` sentences of a CoNLL-U file, written to `out`."""
+    blocks = conllu.read_text(encoding="utf-8").strip().split("\n\n")[:count]
+    out.write_text("\n\n".join(blocks) + "\n\n", encoding="utf-8")
+    return out
+
+
+@pytest.fixture(scope="session")
+def tiny_pipeline(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
+    """A factory of tiny spaCy pipelines (it, es, nl) trained here, once per session, on 400
+    sentences of a UD treebank for 3 epochs: good enough to find names and nouns."""
+    from parawire.config import PipelineTrainingConfig
+    from parawire.nlp import train_pipeline
+
+    built: dict[str, Path] = {}
+    options = PipelineTrainingConfig(max_epochs=3, eval_frequency=40, width=64, depth=2)
+
+    def make(language: str) -> Path:
+        if language not in built:
+            folder = tmp_path_factory.mktemp(f"pipeline-{language}")
+            train = first_sentences(shared_data / "ud" / TINY_TREEBANKS[language], 400,
+                                    folder / "train.conllu")
+            built[language] = train_pipeline(language, [train], None, folder / "model",
+                                             options, max_minutes=2).path
+        return built[language]
+
+    return make

@@ -370,6 +370,57 @@ def config_show(ctx: click.Context) -> None:
     click.echo(effective_toml(_settings(ctx)), nl=False)
 
 
+
+
+@main.group("nlp")
+def nlp_group() -> None:
+    """NLP pipelines for new languages, trained here from Universal Dependencies treebanks."""
+
+
+@nlp_group.command("train-pipeline")
+@click.option("--lang", "language", required=True, help="ISO 639-1 code, e.g. it.")
+@click.option("--train", "train_files", required=True, multiple=True,
+              type=click.Path(dir_okay=False, exists=True), help="CoNLL-U file to train on "
+              "(repeat for more).")
+@click.option("--dev", "dev_file", type=click.Path(dir_okay=False, exists=True),
+              help="CoNLL-U file that picks the best model [default: a part held out of "
+              "--train, nlp.training.dev_fraction].")
+@click.option("--out", required=True, type=click.Path(file_okay=False),
+              help="Folder of the pipeline (set nlp.models.<lang> to it).")
+@click.option("--max-minutes", type=click.FloatRange(min=0),
+              help="Time budget; 0: none [default: nlp.training.max_minutes].")
+@click.pass_context
+def train_pipeline_command(ctx: click.Context, language: str, train_files: tuple[str, ...],
+                           dev_file: str | None, out: str, max_minutes: float | None) -> None:
+    """Train a spaCy pipeline (tokens, UPOS, lemmas, dependencies, sentences) on the CPU."""
+    from parawire.nlp import train_pipeline
+
+    settings = _settings(ctx)
+    trained = train_pipeline(language, [Path(f) for f in train_files],
+                             Path(dev_file) if dev_file else None, Path(out),
+                             settings.nlp.training, max_minutes)
+    _echo({"pipeline": str(trained.path), "language": trained.language,
+           "train_sentences": trained.train_sentences, "dev_sentences": trained.dev_sentences,
+           "minutes": round(trained.minutes, 2), "stopped": trained.stopped,
+           "dev_scores": trained.dev_scores,
+           "use_it": f"set nlp.models.{language} = \"{trained.path}\""})
+
+
+@nlp_group.command("evaluate-pipeline")
+@click.option("--model", required=True, help="Pipeline folder or installed package.")
+@click.option("--test", "test_file", required=True, type=click.Path(dir_okay=False, exists=True),
+              help="CoNLL-U test file.")
+@click.pass_context
+def evaluate_pipeline_command(ctx: click.Context, model: str, test_file: str) -> None:
+    """UPOS accuracy, lemma accuracy, UAS/LAS and sentence F1 of a pipeline on a treebank
+    (kept in a trained pipeline's meta.json for the export's datasheet)."""
+    from parawire.nlp import evaluate_pipeline
+
+    settings = _settings(ctx)
+    _echo(evaluate_pipeline(model, Path(test_file),
+                            settings.nlp.training.sentences_per_doc).as_dict())
+
+
 def _add_common_options(command: click.Command) -> None:
     command.params.extend(_common_options())
     for sub in getattr(command, "commands", {}).values():

@@ -7,11 +7,19 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
 from parawire.config import Settings
-from parawire.demo import date_range, serve_demo, sources_toml
+from parawire.demo import (
+    build_site,
+    date_range,
+    load_meantime,
+    meantime_outlets,
+    serve_demo,
+    sources_toml,
+)
 from parawire.errors import ParawireError
 from parawire.roof.pipeline import Pipeline
 from parawire.store import store_of
@@ -68,3 +76,19 @@ def serve_demo_site(sources: Path, port: int = 0) -> None:
             threading.Event().wait()
         finally:
             sources.unlink(missing_ok=True)
+
+
+def run_meantime(settings: Settings, folder: Path, language: str) -> dict[str, Any]:
+    """MEANTIME's articles in `language` (folder/<language>.jsonl) served as a three-outlet
+    news site on 127.0.0.1, then crawled, annotated, indexed, aligned and exported with these
+    settings (nlp.models.<language> names the pipeline); returns each stage's counts."""
+    articles = load_meantime(folder, language)
+    outlets = meantime_outlets(language)
+    days = [a.published.date() for a in articles]
+    sources = settings.data_dir / f"meantime-{language}-sources.toml"
+    sources.parent.mkdir(parents=True, exist_ok=True)
+    with serve_demo(build=lambda base: build_site(base, outlets, articles)) as base:
+        sources.write_text(sources_toml(base, outlets, language), encoding="utf-8")
+        crawl = {"since": min(days), "until": max(days), "sources": str(sources),
+                 "all_topics": True}
+        return Pipeline(settings).run_all({"crawl": crawl})
