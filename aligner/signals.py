@@ -19,7 +19,8 @@ SIGNALS = (
     "number_agreement", "number_mismatch", "quote_share",
 )
 CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM"})
-_QUOTED = re.compile(r"[\"“”«»]([^\"“”«»]{3,})[\"“”«»]")
+_QUOTE_MARK = re.compile(r"[\"“”«»]")
+_OPENING, _CLOSING = "“«", "”»"
 _DIGITS = re.compile(r"\d")
 _NUMBER_WORDS = frozenset({
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -51,8 +52,23 @@ def numbers(sentence: Sentence) -> frozenset[str]:
 
 
 def quoted_words(text: str) -> frozenset[str]:
-    """The words inside quotation marks."""
-    return frozenset(w for quote in _QUOTED.findall(text) for w in words(quote))
+    """The words inside quotation marks. A sentence may hold only one end of a quotation
+    (the segmenter cut it): a closing mark quotes from the start, an opening one to the end."""
+    text = text.replace("''", '"').replace("``", '"')
+    spans: list[str] = []
+    start: int | None = None
+    for mark in _QUOTE_MARK.finditer(text):
+        at, char = mark.start(), mark.group()
+        before = text[at - 1] if at else " "
+        opening = char in _OPENING or (char not in _CLOSING and (before.isspace() or before in "([—-"))
+        if opening and start is None:
+            start = at + 1
+        elif not opening:
+            spans.append(text[start or 0:at])
+            start = None
+    if start is not None:
+        spans.append(text[start:])
+    return frozenset(w for span in spans for w in words(span))
 
 
 def _ratios(a: Set[str], b: Set[str]) -> tuple[float, float, float]:
@@ -66,7 +82,8 @@ def pair_signals(a: Sentence, b: Sentence, bm25: float, cosine: float) -> dict[s
     nouns with their shares of the sparser and the richer side, the normalised BM25 score,
     the cosine, the length ratio, the share of content words only one side has (overall and
     the larger of the two sides'), the share of entity keys only one side has, the figures'
-    agreement, and how much of the shorter sentence is quotation both share."""
+    agreement, and how much of the shorter sentence is words one side quotes and the other
+    has too."""
     pn = _ratios(a.pn, b.pn)
     cn = _ratios(a.cn, b.cn)
     words_a, words_b = content_words(a), content_words(b)
@@ -77,8 +94,9 @@ def pair_signals(a: Sentence, b: Sentence, bm25: float, cosine: float) -> dict[s
     names = a.pn | b.pn
     nums_a, nums_b = numbers(a), numbers(b)
     nums = nums_a | nums_b
-    quoted = quoted_words(a.text) & quoted_words(b.text)
-    shorter = min(len(set(words(a.text))), len(set(words(b.text)))) or 1
+    words_of_a, words_of_b = set(words(a.text)), set(words(b.text))
+    quoted = max(len(quoted_words(a.text) & words_of_b), len(quoted_words(b.text) & words_of_a))
+    shorter = min(len(words_of_a), len(words_of_b)) or 1
     return {
         "pn_shared": pn[0], "pn_min_ratio": pn[1], "pn_max_ratio": pn[2],
         "cn_shared": cn[0], "cn_min_ratio": cn[1], "cn_max_ratio": cn[2],
@@ -88,5 +106,5 @@ def pair_signals(a: Sentence, b: Sentence, bm25: float, cosine: float) -> dict[s
         "entity_mismatch": len(a.pn ^ b.pn) / len(names) if names else 0.0,
         "number_agreement": len(nums_a & nums_b) / len(nums) if nums else 1.0,
         "number_mismatch": float(len(nums_a ^ nums_b)),
-        "quote_share": min(1.0, len(quoted) / shorter),
+        "quote_share": min(1.0, quoted / shorter),
     }

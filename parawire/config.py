@@ -174,7 +174,7 @@ class AlignCriteria(_Section):
     min_length_ratio: float = Field(0.5, ge=0, le=1)
     min_semantic_similarity: float = Field(0.0, ge=0, le=1)
     scorer_model: str = ""
-    min_probability: float = Field(0.7944, ge=0, le=1)
+    min_probability: float = Field(0.7908, ge=0, le=1)
     max_quote_share: float = Field(0.6, gt=0, le=1)
     max_novel_share: float = Field(0.6, ge=0, le=1)
     drop_mismatches: bool = True

@@ -101,3 +101,22 @@ def test_a_true_paraphrase_is_kept():
     b = sentence("Police said he was in critical but stable condition last night at Kings "
                  "County Hospital Center.", ["kings county hospital center"])
     assert drop_reason(a, b, _signals(a, b), **DEFAULTS) is None
+
+
+def test_a_quotation_cut_by_the_segmenter_still_counts():
+    # AllSides (October 2014): one outlet's sentence starts inside the quotation
+    a = sentence("We're aware of that and we think that overall the policy of getting to close "
+                 "Guantanamo is clearly in the interest of the United States, as the president "
+                 'has articulated," Defense Secretary Chuck Hagel said.',
+                 ["guantanamo", "hagel", "united states"])
+    b = sentence('"We think that overall the policy of getting to close Guantanamo is clearly in '
+                 'the interest of the United States, as the president has articulated," Hagel '
+                 "said.", ["guantanamo", "hagel", "united states"])
+    assert "hagel" not in quoted_words(a.text) and "guantanamo" in quoted_words(a.text)
+    assert drop_reason(a, b, _signals(a, b), **DEFAULTS) == "quote_copy"
+    # a sentence that quotes what the other says without quotation marks
+    c = sentence("The survey found that conservatives are \"tightly clustered around a single "
+                 "news source, far more than any other group in the survey.\"", [])
+    d = sentence("Conservatives are tightly clustered around a single news source, far more "
+                 "than any other group in the survey.", [])
+    assert drop_reason(c, d, _signals(c, d), **DEFAULTS) == "quote_copy"
