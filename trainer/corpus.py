@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +16,8 @@ PAD, UNK, BOS, EOS = "<pad>", "<unk>", "<s>", "</s>"
 SPECIALS = (PAD, UNK, BOS, EOS)
 PAD_ID, UNK_ID, BOS_ID, EOS_ID = range(len(SPECIALS))
 _TRAIN = TrainingConfig()
+_SPACE_BEFORE = re.compile(r" ([.,;:!?)'’]|n't|'s)(?= |$)")
+_SPACE_AFTER = re.compile(r"([(]) ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,18 +28,27 @@ class TokenPair:
     target: tuple[str, ...]
 
 
-def tokenize(text: str) -> tuple[str, ...]:
-    """Whitespace tokens with punctuation split off, lower-cased."""
+def split_words(text: str) -> tuple[str, ...]:
+    """Whitespace tokens with leading and trailing punctuation split off, casing kept."""
     out: list[str] = []
-    for raw in text.split():
-        word = raw.casefold()
+    for word in text.split():
         head = word.rstrip(".,;:!?\"')")
         lead = head.lstrip("\"'(")
-        out.extend(ch for ch in head[: len(head) - len(lead)])
+        out.extend(head[: len(head) - len(lead)])
         if lead:
             out.append(lead)
-        out.extend(ch for ch in word[len(head):])
+        out.extend(word[len(head):])
     return tuple(out)
+
+
+def tokenize(text: str) -> tuple[str, ...]:
+    """Whitespace tokens with punctuation split off, lower-cased."""
+    return tuple(token.casefold() for token in split_words(text))
+
+
+def detokenize(tokens: Sequence[str]) -> str:
+    """Tokens as text: no space before closing punctuation or after an opening bracket."""
+    return _SPACE_AFTER.sub(r"\1", _SPACE_BEFORE.sub(r"\1", " ".join(tokens)))
 
 
 def read_pairs(path: Path, max_len: int = _TRAIN.max_len) -> list[TokenPair]:

@@ -1,8 +1,10 @@
-"""Greedy and beam-search decoding with length normalisation and repeated-trigram blocking."""
+"""Decoding primitives: greedy search, beam search (n-best), top-k sampling under negative
+constraints, and teacher-forced scoring; with length normalisation, repeated-trigram blocking
+and (an option) blocking of the source's n-grams."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import torch
@@ -23,12 +25,14 @@ class DecodeOptions:
     max_len: int = _TRAIN.max_len
     length_penalty: float = _TRAIN.length_penalty
     block_trigrams: bool = True
+    block_source_ngrams: int = _TRAIN.block_source_ngrams
 
     @classmethod
     def from_config(cls, config: TrainerConfig, beam: int | None = None) -> DecodeOptions:
         """Decoding as the [train] section sets it; beam None: config.beam."""
         return cls(beam=config.beam if beam is None else beam, max_len=config.max_len,
-                   length_penalty=config.length_penalty)
+                   length_penalty=config.length_penalty,
+                   block_source_ngrams=config.block_source_ngrams)
 
 
 def blocked_trigram_ends(tokens: Sequence[int]) -> set[int]:
@@ -39,11 +43,27 @@ def blocked_trigram_ends(tokens: Sequence[int]) -> set[int]:
     return {tokens[i + 2] for i in range(len(tokens) - 2) if (tokens[i], tokens[i + 1]) == last}
 
 
+def source_ngram_ends(tokens: Sequence[int], source_ngrams: set[tuple[int, ...]], n: int) -> set[int]:
+    """Words that would complete one of the source's n-grams if appended next."""
+    if n < 1 or len(tokens) < n - 1:
+        return set()
+    head = tuple(tokens[len(tokens) - n + 1:]) if n > 1 else ()
+    return {gram[-1] for gram in source_ngrams if gram[:-1] == head}
+
+
+def ngrams(tokens: Sequence[int], n: int) -> set[tuple[int, ...]]:
+    """The distinct n-grams of tokens."""
+    return {tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)} if n > 0 else set()
+
+
 def next_scores(model: PointerGenerator, probs: torch.Tensor, histories: Sequence[Sequence[int]],
-                sizes: Sequence[int], options: DecodeOptions) -> torch.Tensor:
+                sizes: Sequence[int], options: DecodeOptions,
+                source_ngrams: Sequence[set[tuple[int, ...]]] | None = None) -> torch.Tensor:
     """Log-probabilities of the next word for each row, with the words it may not emit at -inf:
     padding and BOS; UNK when the model can copy; extended ids past the row's own OOV words
-    (sizes: vocabulary plus OOV count of each row); words that would repeat a trigram."""
+    (sizes: vocabulary plus OOV count of each row); words that would repeat a trigram; with
+    options.block_source_ngrams = n and each row's source n-grams given, words that would
+    complete one of them."""
     scores = torch.log(probs.float().clamp_min(1e-30))
     scores[:, [PAD_ID, BOS_ID]] = float("-inf")
     if model.config.copy:
@@ -56,7 +76,19 @@ def next_scores(model: PointerGenerator, probs: torch.Tensor, histories: Sequenc
             banned = blocked_trigram_ends(history)
             if banned:
                 scores[row, list(banned)] = float("-inf")
+    if options.block_source_ngrams and source_ngrams is not None:
+        for row, (history, grams) in enumerate(zip(histories, source_ngrams, strict=True)):
+            banned = source_ngram_ends(history, grams, options.block_source_ngrams)
+            if banned:
+                scores[row, list(banned)] = float("-inf")
     return scores
+
+
+def _source_ngrams(batch: Batch, options: DecodeOptions) -> list[set[tuple[int, ...]]] | None:
+    if not options.block_source_ngrams:
+        return None
+    return [ngrams(row[:int(length)], options.block_source_ngrams)
+            for row, length in zip(batch.source_ext.tolist(), batch.source_lengths, strict=True)]
 
 
 def _sizes(model: PointerGenerator, batch: Batch) -> list[int]:
@@ -72,10 +104,11 @@ def greedy(model: PointerGenerator, batch: Batch, options: DecodeOptions) -> lis
     outputs: list[list[int]] = [[] for _ in range(rows)]
     done = [False] * rows
     sizes = _sizes(model, batch)
+    grams = _source_ngrams(batch, options)
     for _ in range(options.max_len):
         step = model.step(previous, state, memory)
         state = step.state
-        chosen = next_scores(model, step.probs, outputs, sizes, options).argmax(dim=-1)
+        chosen = next_scores(model, step.probs, outputs, sizes, options, grams).argmax(dim=-1)
         for row, token in enumerate(chosen.tolist()):
             if done[row]:
                 continue
@@ -99,21 +132,24 @@ class _Hypothesis:
 
 
 @torch.no_grad()
-def beam_search(model: PointerGenerator, batch: Batch, options: DecodeOptions) -> list[int]:
-    """Best hypothesis for a one-sentence batch: the beam keeps `beam` live hypotheses,
-    stops when `beam` have ended, and ranks ended ones by log-probability / length^penalty."""
+def nbest(model: PointerGenerator, batch: Batch, options: DecodeOptions) -> list[tuple[list[int], float]]:
+    """Every finished hypothesis of a one-sentence batch with its score, best first: the beam
+    keeps `beam` live hypotheses, stops when `beam` have ended, and scores ended ones (and the
+    live ones at max_len) by log-probability / length^penalty."""
     if batch.source.size(0) != 1:
-        raise ValueError("beam_search decodes one sentence at a time")
+        raise ValueError("beam search decodes one sentence at a time")
     memory, state = model.encode(batch)
     live = [_Hypothesis([], 0.0)]
-    ended: list[tuple[float, list[int]]] = []
+    ended: list[tuple[list[int], float]] = []
     device = batch.source.device
     size = _sizes(model, batch)[0]
+    grams = _source_ngrams(batch, options)
     for _ in range(options.max_len):
         rows = torch.zeros(len(live), dtype=torch.long, device=device)
         previous = torch.tensor([h.tokens[-1] if h.tokens else BOS_ID for h in live], device=device)
         step = model.step(previous, state, memory.select(rows))
-        scores = next_scores(model, step.probs, [h.tokens for h in live], [size] * len(live), options)
+        scores = next_scores(model, step.probs, [h.tokens for h in live], [size] * len(live), options,
+                             grams * len(live) if grams else None)
         totals = torch.tensor([h.log_prob for h in live], device=device)[:, None] + scores
         width = totals.size(1)
         top = totals.view(-1).topk(min(2 * options.beam, totals.numel()))
@@ -123,12 +159,12 @@ def beam_search(model: PointerGenerator, batch: Batch, options: DecodeOptions) -
             if value == float("-inf"):
                 break
             parent, token = divmod(index, width)
-            hypothesis = _Hypothesis([*live[parent].tokens, token], value)
             if token == EOS_ID:
-                ended.append((_Hypothesis(live[parent].tokens, value).normalized(
-                    options.length_penalty, ended=True), live[parent].tokens))
+                tokens = live[parent].tokens
+                ended.append((tokens, _Hypothesis(tokens, value).normalized(
+                    options.length_penalty, ended=True)))
             else:
-                survivors.append(hypothesis)
+                survivors.append(_Hypothesis([*live[parent].tokens, token], value))
                 parents.append(parent)
             if len(survivors) == options.beam:
                 break
@@ -137,8 +173,70 @@ def beam_search(model: PointerGenerator, batch: Batch, options: DecodeOptions) -
         live = survivors
         state = step.state.select(torch.tensor(parents, device=device))
     else:
-        ended += [(h.normalized(options.length_penalty, ended=False), h.tokens) for h in live]
-    return max(ended, key=lambda item: item[0])[1] if ended else []
+        ended += [(h.tokens, h.normalized(options.length_penalty, ended=False)) for h in live]
+    return sorted(ended, key=lambda item: -item[1])
+
+
+def beam_search(model: PointerGenerator, batch: Batch, options: DecodeOptions) -> list[int]:
+    """The best hypothesis of nbest (empty when none ended)."""
+    ranked = nbest(model, batch, options)
+    return ranked[0][0] if ranked else []
+
+
+@torch.no_grad()
+def sample_topk(model: PointerGenerator, batch: Batch, rows: torch.Tensor, options: DecodeOptions,
+                top_k: int, banned: Sequence[Collection[int]], penalty: float,
+                generator: torch.Generator) -> list[list[int]]:
+    """One top-k sample per output row (rows[i]: the batch row it decodes; extended ids, no EOS).
+
+    At each step the next word is drawn from the k most probable words of the final
+    vocabulary+copy distribution, renormalised, after the decoding rules of next_scores and
+    the row's negative constraints: the log-probability of each id in banned[i] is lowered by
+    `penalty` (inf: never emitted)."""
+    memory, state = model.encode(batch)
+    memory, state = memory.select(rows), state.select(rows)
+    count = rows.numel()
+    device = batch.source.device
+    every = _sizes(model, batch)
+    sizes = [every[r] for r in rows.tolist()]
+    grams = _source_ngrams(batch, options)
+    row_grams = [grams[r] for r in rows.tolist()] if grams else None
+    mask = torch.zeros(count, memory.extended_size, dtype=torch.bool, device=device)
+    for row, ids in enumerate(banned):
+        if ids:
+            mask[row, list(ids)] = True
+    previous = torch.full((count,), BOS_ID, dtype=torch.long, device=device)
+    outputs: list[list[int]] = [[] for _ in range(count)]
+    done = [False] * count
+    for _ in range(options.max_len):
+        step = model.step(previous, state, memory)
+        state = step.state
+        scores = next_scores(model, step.probs, outputs, sizes, options, row_grams)
+        scores = scores - mask * penalty if penalty != float("inf") else scores.masked_fill(
+            mask, float("-inf"))
+        top = scores.topk(min(top_k, scores.size(1)), dim=-1)
+        weights = torch.softmax(top.values, dim=-1)
+        picked = torch.multinomial(weights.cpu(), 1, generator=generator).to(device)
+        chosen = top.indices.gather(1, picked).squeeze(1)
+        for row, token in enumerate(chosen.tolist()):
+            if done[row]:
+                continue
+            if token == EOS_ID:
+                done[row] = True
+            else:
+                outputs[row].append(token)
+        if all(done):
+            break
+        previous = chosen
+    return outputs
+
+
+@torch.no_grad()
+def mean_nll(model: PointerGenerator, batch: Batch) -> list[float]:
+    """Teacher-forced mean negative log-likelihood per target token (EOS included) of each row."""
+    log_probs, _ = model.gold_log_probs(batch)
+    counts = (batch.target != PAD_ID).sum(dim=1).clamp_min(1)
+    return (-log_probs.sum(dim=1) / counts).tolist()
 
 
 def decode(model: PointerGenerator, batch: Batch, options: DecodeOptions) -> list[list[int]]:
