@@ -9,6 +9,7 @@ from parawire.aligner.params import AlignParams
 from parawire.aligner.query import build_query
 from parawire.aligner.run import align_batch, finish_run, select_references, start_run
 from parawire.aligner.scoring import above_beta, normalized
+from parawire.aligner.semantic import cosine_similarities
 from parawire.aligner.stage import ALIGN, EXPORT, AlignScope, ExportScope
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "brute_force_candidates",
     "build_dataset",
     "build_query",
+    "cosine_similarities",
     "export_run",
     "finish_run",
     "is_paraphrase",

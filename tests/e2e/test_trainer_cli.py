@@ -51,14 +51,45 @@ def test_train_resume_evaluate_and_paraphrase(tmp_path):
                    (tmp_path / "predictions.jsonl").read_text().splitlines()]
     assert len(predictions) == 8 and {"input", "target", "output"} <= set(predictions[0])
 
-    one = parawire("paraphrase", "--checkpoint", checkpoint, "Quixote met Zanzibar in Bolognia.")
+    one = parawire("paraphrase", "--checkpoint", checkpoint, "-n", "1",
+                   "Quixote met Zanzibar in Bolognia.")
     assert one.returncode == 0, one.stderr
-    assert one.stdout == "in bolognia, quixote met with zanzibar.\n"
-    piped = parawire("paraphrase", "--checkpoint", checkpoint, "--beam", "1",
+    (record,) = [json.loads(line) for line in one.stdout.splitlines()]
+    assert record["input"] == "Quixote met Zanzibar in Bolognia."
+    # The model writes lower case; the annotator's names and the first word get their casing back.
+    assert [o["text"] for o in record["outputs"]] == ["In Bolognia, Quixote met with Zanzibar."]
+    assert record["outputs"][0]["origin"] == "beam"
+    piped = parawire("paraphrase", "--checkpoint", checkpoint, "--beam", "1", "-n", "1",
                      stdin="Ottoline visited Kyoto with Marguerite.\n\nBob met Alice in Paris.\n")
     assert piped.returncode == 0, piped.stderr
-    assert piped.stdout.splitlines() == ["marguerite and ottoline went to kyoto.",
-                                         "in paris, bob met with alice."]
+    assert [json.loads(line)["outputs"][0]["text"] for line in piped.stdout.splitlines()] == [
+        "Marguerite and Ottoline went to Kyoto.", "In Paris, Bob met with Alice."]
+
+    backward = tmp_path / "backward"
+    trained = parawire("train", "--direction", "backward", "--corpus", str(corpus), "--out",
+                       str(backward), "--epochs", "12", *TINY)
+    assert trained.returncode == 0, trained.stderr
+    sampled = parawire("paraphrase", "--checkpoint", checkpoint, "--backward",
+                       str(backward / "best.pt"), "--generator", "sample-cluster", "-n", "3",
+                       "Bob met Alice in Paris.")
+    assert sampled.returncode == 0, sampled.stderr
+    outputs = json.loads(sampled.stdout)["outputs"]
+    assert 1 <= len(outputs) <= 3
+    assert all(o["origin"].startswith("sample-cluster/") and "dual" in o["scores"] for o in outputs)
+    wrong = parawire("paraphrase", "--checkpoint", str(backward / "best.pt"), "Bob met Alice.")
+    assert wrong.returncode == 1 and "backward model" in wrong.stderr
+
+    table = parawire("evaluate-generators", "--checkpoint", checkpoint, "--backward",
+                     str(backward / "best.pt"), "--generators", "beam,sample-cluster", "-n", "3",
+                     "--limit", "4")
+    assert table.returncode == 0, table.stderr
+    report = json.loads(table.stdout)["generators"]
+    assert set(report) == {"beam", "sample-cluster"}
+    for name in report:
+        assert report[name]["inputs"] == 4 and len(report[name]["per_rank"]) == 3
+        assert 0 <= report[name]["vs_input"]["use_cosine"] <= 1
+        assert report[name]["vs_reference"]["pairs"] == 4
+    assert 0 <= report["sample-cluster"]["threshold_drop_rate"] <= 1
 
 
 def test_bad_corpus_and_checkpoint_give_one_line_errors(tmp_path):

@@ -12,6 +12,8 @@ from parawire.records import Sentence
 from parawire.trainer.corpus import split_words
 
 _NUMBER = re.compile(r"\d")
+# Entity labels (OntoNotes, as spaCy and Stanza give them) that are amounts or times, not names.
+NOT_NAMES = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"})
 
 
 def is_number(token: str) -> bool:
@@ -49,10 +51,13 @@ class Source:
         return cls(text, tokens, language, frozenset(names), frozenset(numbers))
 
     @classmethod
-    def from_sentence(cls, sentence: Sentence) -> Source:
-        """A source from an annotated sentence: its entities' words are the proper nouns."""
-        names = [text for text, _ in sentence.entities if not any(map(is_number, text.split()))]
-        return cls.from_text(sentence.text, sentence.language or "en", names)
+    def from_sentences(cls, text: str, sentences: Sequence[Sentence], language: str = "en") -> Source:
+        """A source from text and the annotator's sentences of it: the words of its named
+        entities (not dates, times or amounts) and of its proper nouns are the names kept."""
+        names = [name for sentence in sentences for name, label in sentence.entities
+                 if label not in NOT_NAMES and not any(map(is_number, name.split()))]
+        names += [name for sentence in sentences for name in sentence.proper_nouns]
+        return cls.from_text(text, language, names)
 
 
 @dataclass(slots=True)

@@ -10,8 +10,6 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rapidfuzz.distance import Levenshtein
-
 
 def distance_tokens(tokens: Sequence[str]) -> tuple[str, ...]:
     """Tokens as the distance sees them: lower-cased, punctuation-only tokens dropped."""
@@ -20,7 +18,10 @@ def distance_tokens(tokens: Sequence[str]) -> tuple[str, ...]:
 
 
 def token_distance(a: Sequence[str], b: Sequence[str]) -> int:
-    """Levenshtein distance over tokens (insertions, deletions, substitutions of whole words)."""
+    """Levenshtein distance over tokens (insertions, deletions, substitutions of whole words),
+    by rapidfuzz (imported here: parawire.trainer loads without the train extra)."""
+    from rapidfuzz.distance import Levenshtein
+
     return Levenshtein.distance(list(a), list(b))
 
 

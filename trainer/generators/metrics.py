@@ -12,9 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rapidfuzz.distance import Levenshtein
-
-from parawire.trainer.generators.clustering import distance_tokens
+from parawire.trainer.generators.clustering import distance_tokens, token_distance
 
 Tokens = Sequence[str]
 
@@ -65,7 +63,7 @@ def pinc(output: Tokens, source: Tokens, max_n: int = 4) -> float:
 def wer(output: Tokens, source: Tokens) -> float:
     """Word error rate of the output against the source: word edit distance / source words."""
     out, src = words(output), words(source)
-    return Levenshtein.distance(list(out), list(src)) / max(1, len(src))
+    return token_distance(out, src) / max(1, len(src))
 
 
 def length_ratio(output: Tokens, source: Tokens) -> float:

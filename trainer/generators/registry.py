@@ -90,6 +90,10 @@ def _sample_cluster(models: Models, settings: Settings) -> Generator:
     parts = [ForwardNLL(forward)] + ([BackwardNLL(backward)] if backward else [])
     threshold = cfg.score_threshold
     if not threshold:
+        if not (forward.corpus / "valid.jsonl").is_file():
+            raise ParawireError(f"sample-cluster sets its score threshold on the validation split "
+                                f"of the forward model's corpus, and {forward.corpus}/valid.jsonl "
+                                "is missing: set generate.score_threshold instead")
         pairs = read_split(forward.corpus, "valid", forward.max_len)[:cfg.calibration_pairs]
         threshold = calibrate_threshold(forward, backward, [(p.source, p.target) for p in pairs],
                                         cfg.score_quantile)
