@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from parawire.records import Sentence
 from parawire.trainer.corpus import tokenize
 from parawire.trainer.generators import Source
 from parawire.trainer.generators.casing import restore_case
@@ -32,6 +33,18 @@ def test_source_from_text_finds_numbers_and_capitalised_names():
     annotated = Source.from_text(SOURCE.text, proper_nouns=["Apple", "Berlin"])
     assert annotated.proper_nouns == {"apple", "berlin"}
     assert SOURCE.model_tokens == tokenize(SOURCE.text)
+
+
+def test_source_from_annotated_sentences_keeps_names_that_are_tokens():
+    text = "Yucaipa owned Dominick's before selling it to Safeway in 1998 on Monday."
+    sentence = Sentence(article_id=1, position=0, text=text,
+                        entities=[("Yucaipa", "ORG"), ("Dominick's", "ORG"), ("1998", "DATE"),
+                                  ("Monday", "DATE")],
+                        proper_nouns=["yucaipa", "dominick", "safeway"])
+    source = Source.from_sentences(text, [sentence])
+    # "dominick" is a lemma, not a token; dates are not names; numbers are kept apart.
+    assert source.proper_nouns == {"yucaipa", "dominick's", "safeway"}
+    assert source.numbers == {"1998"}
 
 
 def test_content_tokens_never_offer_names_numbers_punctuation_or_short_words():

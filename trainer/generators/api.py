@@ -45,8 +45,9 @@ class Source:
         tokens = split_words(text)
         if proper_nouns is None:
             names = {t.casefold() for t in tokens[1:] if t[:1].isupper()}
-        else:
+        else:  # only words that are tokens of the text (a lemma "dominick" of "Dominick's" is not)
             names = {part.casefold() for name in proper_nouns for part in split_words(name)}
+            names &= {t.casefold() for t in tokens}
         numbers = {t.casefold() for t in tokens if is_number(t)}
         return cls(text, tokens, language, frozenset(names), frozenset(numbers))
 
