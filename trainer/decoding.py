@@ -4,7 +4,7 @@ and (an option) blocking of the source's n-grams."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 import torch
@@ -12,7 +12,7 @@ import torch
 from parawire.config import TrainerConfig
 from parawire.trainer.batching import Batch
 from parawire.trainer.corpus import BOS_ID, EOS_ID, PAD_ID, UNK_ID
-from parawire.trainer.model import PointerGenerator
+from parawire.trainer.model import DecoderState, Memory, PointerGenerator
 
 _TRAIN = TrainerConfig()
 
@@ -95,20 +95,19 @@ def _sizes(model: PointerGenerator, batch: Batch) -> list[int]:
     return [model.config.vocab_size + len(oovs) for oovs in batch.oovs]
 
 
-@torch.no_grad()
-def greedy(model: PointerGenerator, batch: Batch, options: DecodeOptions) -> list[list[int]]:
-    """The most probable word at each step, for every row of the batch (extended ids, no EOS)."""
-    memory, state = model.encode(batch)
-    rows = batch.source.size(0)
-    previous = torch.full((rows,), BOS_ID, dtype=torch.long, device=batch.source.device)
+def _decode_rows(model: PointerGenerator, memory: Memory, state: DecoderState, sizes: Sequence[int],
+                 grams: Sequence[set[tuple[int, ...]]] | None, options: DecodeOptions,
+                 pick: Callable[[torch.Tensor], torch.Tensor]) -> list[list[int]]:
+    """Decode every row word by word: pick(scores) chooses each row's next word from the
+    scores next_scores allows; a row stops at EOS (not kept), all stop at max_len."""
+    rows = len(sizes)
+    previous = torch.full((rows,), BOS_ID, dtype=torch.long, device=memory.mask.device)
     outputs: list[list[int]] = [[] for _ in range(rows)]
     done = [False] * rows
-    sizes = _sizes(model, batch)
-    grams = _source_ngrams(batch, options)
     for _ in range(options.max_len):
         step = model.step(previous, state, memory)
         state = step.state
-        chosen = next_scores(model, step.probs, outputs, sizes, options, grams).argmax(dim=-1)
+        chosen = pick(next_scores(model, step.probs, outputs, sizes, options, grams))
         for row, token in enumerate(chosen.tolist()):
             if done[row]:
                 continue
@@ -120,6 +119,14 @@ def greedy(model: PointerGenerator, batch: Batch, options: DecodeOptions) -> lis
             break
         previous = chosen
     return outputs
+
+
+@torch.no_grad()
+def greedy(model: PointerGenerator, batch: Batch, options: DecodeOptions) -> list[list[int]]:
+    """The most probable word at each step, for every row of the batch (extended ids, no EOS)."""
+    memory, state = model.encode(batch)
+    return _decode_rows(model, memory, state, _sizes(model, batch), _source_ngrams(batch, options),
+                        options, lambda scores: scores.argmax(dim=-1))
 
 
 @dataclass(slots=True)
@@ -195,40 +202,25 @@ def sample_topk(model: PointerGenerator, batch: Batch, rows: torch.Tensor, optio
     `penalty` (inf: never emitted)."""
     memory, state = model.encode(batch)
     memory, state = memory.select(rows), state.select(rows)
-    count = rows.numel()
-    device = batch.source.device
     every = _sizes(model, batch)
-    sizes = [every[r] for r in rows.tolist()]
     grams = _source_ngrams(batch, options)
-    row_grams = [grams[r] for r in rows.tolist()] if grams else None
-    mask = torch.zeros(count, memory.extended_size, dtype=torch.bool, device=device)
+    mask = torch.zeros(rows.numel(), memory.extended_size, dtype=torch.bool, device=rows.device)
     for row, ids in enumerate(banned):
         if ids:
             mask[row, list(ids)] = True
-    previous = torch.full((count,), BOS_ID, dtype=torch.long, device=device)
-    outputs: list[list[int]] = [[] for _ in range(count)]
-    done = [False] * count
-    for _ in range(options.max_len):
-        step = model.step(previous, state, memory)
-        state = step.state
-        scores = next_scores(model, step.probs, outputs, sizes, options, row_grams)
-        scores = scores - mask * penalty if penalty != float("inf") else scores.masked_fill(
-            mask, float("-inf"))
+
+    def pick(scores: torch.Tensor) -> torch.Tensor:
+        if penalty == float("inf"):
+            scores = scores.masked_fill(mask, float("-inf"))
+        else:
+            scores = scores - mask * penalty
         top = scores.topk(min(top_k, scores.size(1)), dim=-1)
-        weights = torch.softmax(top.values, dim=-1)
-        picked = torch.multinomial(weights.cpu(), 1, generator=generator).to(device)
-        chosen = top.indices.gather(1, picked).squeeze(1)
-        for row, token in enumerate(chosen.tolist()):
-            if done[row]:
-                continue
-            if token == EOS_ID:
-                done[row] = True
-            else:
-                outputs[row].append(token)
-        if all(done):
-            break
-        previous = chosen
-    return outputs
+        weights = torch.softmax(top.values, dim=-1).cpu()
+        chosen = torch.multinomial(weights, 1, generator=generator).to(scores.device)
+        return top.indices.gather(1, chosen).squeeze(1)
+
+    return _decode_rows(model, memory, state, [every[r] for r in rows.tolist()],
+                        [grams[r] for r in rows.tolist()] if grams else None, options, pick)
 
 
 @torch.no_grad()
