@@ -65,7 +65,13 @@ def test_train_resume_evaluate_and_paraphrase(tmp_path):
     assert [json.loads(line)["outputs"][0]["text"] for line in piped.stdout.splitlines()] == [
         "Marguerite and Ottoline went to Kyoto.", "In Paris, Bob met with Alice."]
 
-    backward = tmp_path / "backward"
+
+def test_backward_model_sample_cluster_and_generator_evaluation(tmp_path):
+    corpus, forward, backward = tmp_path / "corpus", tmp_path / "forward", tmp_path / "backward"
+    write_paraphrase_corpus(corpus)
+    trained = parawire("train", "--corpus", str(corpus), "--out", str(forward), "--epochs", "12", *TINY)
+    assert trained.returncode == 0, trained.stderr
+    checkpoint = str(forward / "best.pt")
     trained = parawire("train", "--direction", "backward", "--corpus", str(corpus), "--out",
                        str(backward), "--epochs", "12", *TINY)
     assert trained.returncode == 0, trained.stderr
