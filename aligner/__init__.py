@@ -10,6 +10,7 @@ from parawire.aligner.query import build_query
 from parawire.aligner.run import align_batch, finish_run, select_references, start_run
 from parawire.aligner.scorer import PairScorer, fit_scorer, load_scorer
 from parawire.aligner.scoring import above_beta, normalized
+from parawire.aligner.semantic import cosine_similarities
 from parawire.aligner.signals import SIGNALS, pair_signals
 from parawire.aligner.stage import ALIGN, EXPORT, AlignScope, ExportScope
 from parawire.aligner.training import as_one_sentence, labelled_signals
@@ -31,6 +32,7 @@ __all__ = [
     "brute_force_candidates",
     "build_dataset",
     "build_query",
+    "cosine_similarities",
     "export_run",
     "finish_run",
     "fit_scorer",

@@ -233,6 +233,27 @@ class TrainerConfig(TrainingConfig):
 
     beam: int = Field(10, ge=1)
     length_penalty: float = Field(1.0, ge=0)
+    # Ban words that would complete an n-gram of the source (0: off), beside trigram blocking.
+    block_source_ngrams: int = Field(0, ge=0)
+    restore_case: bool = True
+
+
+class GenerateConfig(_Section):
+    """[generate]: the generator layer (parawire paraphrase / evaluate-generators)."""
+
+    generator: str = Field("beam", min_length=1)
+    n: int = Field(5, ge=1)
+    seed: int = 1
+    top_k: int = Field(10, ge=1)
+    constraint_sets: int = Field(5, ge=1)
+    samples_per_set: int = Field(30, ge=1)
+    constraint_fraction: float = Field(0.3, ge=0, le=1)
+    constraint_penalty: float = Field(float("inf"), gt=0)
+    score_quantile: float = Field(0.9, gt=0, le=1)
+    score_threshold: float = Field(0.0, ge=0)
+    calibration_pairs: int = Field(200, ge=1)
+    kmeans_iterations: int = Field(20, ge=1)
+    sample_batch: int = Field(150, ge=1)
 
 
 class _UserFile(PydanticBaseSettingsSource):
@@ -273,6 +294,7 @@ class Settings(BaseSettings):
     serve: ServeConfig = ServeConfig()
     dashboard: DashboardConfig = DashboardConfig()
     train: TrainerConfig = TrainerConfig()
+    generate: GenerateConfig = GenerateConfig()
     # The user file these settings came from (workers started from the CLI get it too).
     config_file: str | None = Field(None, exclude=True)
 

@@ -1,12 +1,28 @@
 """Training paraphrase generators on exported corpora, and using them.
 
 PyTorch is imported on first use of a name that needs it (train, evaluate, Paraphraser,
-TrainConfig, DecodeOptions), so the rest of parawire runs without it."""
+TrainConfig, DecodeOptions, and building a generator), so the rest of parawire runs without it."""
 
 from importlib import import_module
 from typing import Any
 
 from parawire.trainer.corpus import SPECIALS, TokenPair, Vocabulary, read_pairs, tokenize
+from parawire.trainer.generators import (
+    Candidate,
+    Generator,
+    Models,
+    Scorer,
+    Source,
+    build_generator,
+    generator_names,
+)
+from parawire.trainer.generators.evaluation import (
+    Example,
+    Judges,
+    as_jsonl_record,
+    evaluate_generators,
+    read_examples,
+)
 from parawire.trainer.stage import TRAIN, TrainScope
 
 _NEEDS_TORCH = {
@@ -24,5 +40,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["SPECIALS", "TRAIN", "DecodeOptions", "Paraphraser", "TokenPair", "TrainConfig",
-           "TrainScope", "Vocabulary", "evaluate", "read_pairs", "tokenize", "train"]
+__all__ = ["SPECIALS", "TRAIN", "Candidate", "DecodeOptions", "Example", "Generator", "Judges",
+           "Models", "Paraphraser", "Scorer", "Source", "TokenPair", "TrainConfig", "TrainScope",
+           "Vocabulary", "as_jsonl_record", "build_generator", "evaluate", "evaluate_generators",
+           "generator_names", "read_examples", "read_pairs", "tokenize", "train"]

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +16,8 @@ PAD, UNK, BOS, EOS = "<pad>", "<unk>", "<s>", "</s>"
 SPECIALS = (PAD, UNK, BOS, EOS)
 PAD_ID, UNK_ID, BOS_ID, EOS_ID = range(len(SPECIALS))
 _TRAIN = TrainingConfig()
+_SPACE_BEFORE = re.compile(r" ([.,;:!?)'’]|n't|'s)(?= |$)")
+_SPACE_AFTER = re.compile(r"([(]) ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,34 +28,48 @@ class TokenPair:
     target: tuple[str, ...]
 
 
-def tokenize(text: str) -> tuple[str, ...]:
-    """Whitespace tokens with punctuation split off, lower-cased."""
+def split_words(text: str) -> tuple[str, ...]:
+    """Whitespace tokens with leading and trailing punctuation split off, casing kept."""
     out: list[str] = []
-    for raw in text.split():
-        word = raw.casefold()
+    for word in text.split():
         head = word.rstrip(".,;:!?\"')")
         lead = head.lstrip("\"'(")
-        out.extend(ch for ch in head[: len(head) - len(lead)])
+        out.extend(head[: len(head) - len(lead)])
         if lead:
             out.append(lead)
-        out.extend(ch for ch in word[len(head):])
+        out.extend(word[len(head):])
     return tuple(out)
 
 
-def read_pairs(path: Path, max_len: int = _TRAIN.max_len) -> list[TokenPair]:
-    """Pairs of a JSONL export, truncated to max_len tokens; a bad line names its number."""
-    pairs: list[TokenPair] = []
+def tokenize(text: str) -> tuple[str, ...]:
+    """Whitespace tokens with punctuation split off, lower-cased."""
+    return tuple(token.casefold() for token in split_words(text))
+
+
+def detokenize(tokens: Sequence[str]) -> str:
+    """Tokens as text: no space before closing punctuation or after an opening bracket."""
+    return _SPACE_AFTER.sub(r"\1", _SPACE_BEFORE.sub(r"\1", " ".join(tokens)))
+
+
+def read_records(path: Path) -> list[tuple[str, str]]:
+    """(input, target) texts of a JSONL export; a bad line names its number."""
+    records: list[tuple[str, str]] = []
     with path.open(encoding="utf-8") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
             try:
                 record = json.loads(line)
-                source, target = record["input"], record["target"]
+                records.append((record["input"], record["target"]))
             except (json.JSONDecodeError, KeyError, TypeError):
                 raise ParawireError(f"{path}:{number}: not a parawire pair record") from None
-            pairs.append(TokenPair(tokenize(source)[:max_len], tokenize(target)[:max_len]))
-    return pairs
+    return records
+
+
+def read_pairs(path: Path, max_len: int = _TRAIN.max_len) -> list[TokenPair]:
+    """Pairs of a JSONL export, truncated to max_len tokens; a bad line names its number."""
+    return [TokenPair(tokenize(source)[:max_len], tokenize(target)[:max_len])
+            for source, target in read_records(path)]
 
 
 class Vocabulary:
@@ -85,13 +102,18 @@ class Vocabulary:
         return [self.itos[i] for i in ids]
 
 
-def read_split(corpus: Path, split: str, max_len: int = _TRAIN.max_len) -> list[TokenPair]:
-    """One split (train, valid or test) of an exported JSONL corpus folder."""
+def split_path(corpus: Path, split: str) -> Path:
+    """The file of one split (train, valid or test) of an exported JSONL corpus folder."""
     path = corpus / f"{split}.jsonl"
     if not path.is_file():
         raise ParawireError(f"{corpus} has no {split}.jsonl: expected a folder written by "
                             "`parawire export --format jsonl`")
-    return read_pairs(path, max_len)
+    return path
+
+
+def read_split(corpus: Path, split: str, max_len: int = _TRAIN.max_len) -> list[TokenPair]:
+    """One split (train, valid or test) of an exported JSONL corpus folder."""
+    return read_pairs(split_path(corpus, split), max_len)
 
 
 def autoencoder_pairs(pairs: Iterable[TokenPair]) -> list[TokenPair]:

@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import torch
 
-from parawire.trainer.batching import collate, encode_pair
+from parawire.trainer.batching import Encoded, collate, encode_pair
 from parawire.trainer.checkpoints import load_model, read_checkpoint
-from parawire.trainer.corpus import TokenPair, tokenize
-from parawire.trainer.decoding import DecodeOptions, decode, words
+from parawire.trainer.corpus import TokenPair, detokenize, tokenize
+from parawire.trainer.decoding import DecodeOptions, decode, mean_nll, nbest, sample_topk, words
 from parawire.trainer.training import pick_device, set_threads
-
-_SPACE_BEFORE = re.compile(r" ([.,;:!?)'’]|n't|'s)(?= |$)")
-_SPACE_AFTER = re.compile(r"([(]) ")
-
-
-def detokenize(tokens: Sequence[str]) -> str:
-    """Tokens as text: no space before closing punctuation or after an opening bracket."""
-    return _SPACE_AFTER.sub(r"\1", _SPACE_BEFORE.sub(r"\1", " ".join(tokens)))
 
 
 class Paraphraser:
@@ -34,6 +25,7 @@ class Paraphraser:
         self.kind: str = state["kind"]
         self.max_len: int = state["train_config"]["max_len"]
         self.corpus = Path(state["train_config"]["corpus"])
+        self.direction: str = state["train_config"].get("direction", "forward")
 
     @torch.no_grad()
     def generate(self, sources: Sequence[Sequence[str]], options: DecodeOptions,
@@ -54,3 +46,61 @@ class Paraphraser:
     def paraphrase(self, sentences: Sequence[str], options: DecodeOptions) -> list[str]:
         """Paraphrases of raw sentences, as text (lower-cased, like the training tokens)."""
         return [detokenize(t) for t in self.generate([tokenize(s) for s in sentences], options)]
+
+    def _encoded(self, source: Sequence[str], target: Sequence[str] = ()) -> Encoded:
+        pair = TokenPair(tuple(source[:self.max_len]), tuple(target[:self.max_len]))
+        return encode_pair(pair, self.vocab, self.model.config.copy)
+
+    @torch.no_grad()
+    def nbest(self, source: Sequence[str], options: DecodeOptions) -> list[tuple[list[str], float]]:
+        """Every finished beam hypothesis for one tokenised source with its length-normalised
+        log-probability, best first."""
+        if not source:
+            return []
+        item = self._encoded(source)
+        ranked = nbest(self.model, collate([item]).to(self.device), options)
+        return [(words(ids, self.vocab.itos, item.oovs), score) for ids, score in ranked]
+
+    def word_ids(self, item: Encoded, tokens: Iterable[str]) -> set[int]:
+        """The ids the model emits each word with, for one encoded source: its vocabulary id,
+        or its copy id when it is one of the source's OOV words (others cannot be emitted)."""
+        ids = set()
+        for word in tokens:
+            if word in self.vocab.stoi:
+                ids.add(self.vocab.stoi[word])
+            elif self.model.config.copy and word in item.oovs:
+                ids.add(len(self.vocab) + item.oovs.index(word))
+        return ids
+
+    @torch.no_grad()
+    def sample(self, source: Sequence[str], banned: Sequence[frozenset[str]], options: DecodeOptions,
+               top_k: int, penalty: float, seed: int, batch_size: int) -> list[list[str]]:
+        """One top-k sample per entry of banned (the words that sample may not use), decoded
+        batch_size rows at a time; the same seed gives the same samples."""
+        if not source:
+            return [[] for _ in banned]
+        item = self._encoded(source)
+        batch = collate([item]).to(self.device)
+        generator = torch.Generator().manual_seed(seed)
+        outputs: list[list[str]] = []
+        for start in range(0, len(banned), batch_size):
+            chunk = [self.word_ids(item, tokens) for tokens in banned[start:start + batch_size]]
+            rows = torch.zeros(len(chunk), dtype=torch.long, device=self.device)
+            for ids in sample_topk(self.model, batch, rows, options, top_k, chunk, penalty, generator):
+                outputs.append(words(ids, self.vocab.itos, item.oovs))
+        return outputs
+
+    @torch.no_grad()
+    def mean_nll(self, pairs: Sequence[tuple[Sequence[str], Sequence[str]]],
+                 batch_size: int = 64) -> list[float]:
+        """Teacher-forced mean NLL per token of each (source, target) pair, in order (an empty
+        side gives inf: the model cannot read or write an empty sentence here)."""
+        scores = [float("inf")] * len(pairs)
+        todo = [i for i, (source, target) in enumerate(pairs) if source and target]
+        todo.sort(key=lambda i: len(pairs[i][0]))
+        for start in range(0, len(todo), batch_size):
+            rows = todo[start:start + batch_size]
+            batch = collate([self._encoded(*pairs[i]) for i in rows]).to(self.device)
+            for row, value in zip(rows, mean_nll(self.model, batch), strict=True):
+                scores[row] = value
+        return scores

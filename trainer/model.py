@@ -178,19 +178,27 @@ class PointerGenerator(nn.Module):
         new_state = DecoderState(h, c, context, state.coverage + attention)
         return Step(probs, attention, state.coverage, new_state)
 
-    def loss(self, batch: Batch, coverage_weight: float = 1.0) -> tuple[torch.Tensor, int]:
-        """Summed negative log-likelihood of the targets (plus weighted coverage loss when
-        coverage is on) and the number of target tokens."""
+    def gold_log_probs(self, batch: Batch) -> tuple[torch.Tensor, torch.Tensor]:
+        """Teacher-forced log P(target_t) of every target position (B, T), 0 on padding, and
+        the coverage overlap Σ_i min(a_i, c_i) of every step (B, T), 0 without coverage."""
         memory, state = self.encode(batch)
-        total = torch.zeros((), device=batch.source.device)
+        real = batch.target != PAD_ID
+        picked, overlaps = [], []
         for t in range(batch.target.size(1)):
             step = self.step(batch.decoder_input[:, t], state, memory)
             state = step.state
-            gold = batch.target[:, t]
-            real = (gold != PAD_ID).float()
-            picked = step.probs.gather(1, gold[:, None]).squeeze(1)
-            total = total - (torch.log(picked + EPSILON) * real).sum()
+            gold = step.probs.gather(1, batch.target[:, t, None]).squeeze(1)
+            picked.append(torch.log(gold + EPSILON))
             if self.config.coverage and self.config.attention:
-                overlap = torch.minimum(step.attention, step.coverage_before).sum(-1)
-                total = total + coverage_weight * (overlap * real).sum()
+                overlaps.append(torch.minimum(step.attention, step.coverage_before).sum(-1))
+            else:
+                overlaps.append(torch.zeros_like(gold))
+        log_probs = torch.stack(picked, dim=1) * real
+        return log_probs, torch.stack(overlaps, dim=1) * real
+
+    def loss(self, batch: Batch, coverage_weight: float = 1.0) -> tuple[torch.Tensor, int]:
+        """Summed negative log-likelihood of the targets (plus weighted coverage loss when
+        coverage is on) and the number of target tokens."""
+        log_probs, overlaps = self.gold_log_probs(batch)
+        total = -log_probs.sum() + coverage_weight * overlaps.sum()
         return total, int((batch.target != PAD_ID).sum())

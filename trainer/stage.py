@@ -18,6 +18,9 @@ class TrainScope(Scope):
     kind: Literal["pointer", "seq2seq", "autoencoder"] = option(
         "pointer", "autoencoder: pre-training without attention or copying, for --init-from.",
         flag="--model")
+    direction: Literal["forward", "backward"] = option(
+        "forward", "backward: learn target → input on the same corpus (its own --out), the "
+        "second model of sample-cluster's dual score.")
     corpus: str = option(help="A folder written by `parawire export --format jsonl`.", path=True)
     out: str = option(help="Run folder: checkpoints and metrics; an unfinished run there is "
                            "resumed.", path=True)
@@ -45,9 +48,9 @@ def train(settings: Settings, scope: TrainScope) -> Counts:
     from parawire.trainer.training import TrainConfig
     from parawire.trainer.training import train as train_run
 
-    run_fields = {"kind", "corpus", "out", "init_from", "progress"}
+    run_fields = {"kind", "direction", "corpus", "out", "init_from", "progress"}
     overrides = scope.model_dump(exclude=run_fields)  # None: the [train] setting
-    config = TrainConfig.from_config(settings.train, scope.kind, **overrides)
+    config = TrainConfig.from_config(settings.train, scope.kind, scope.direction, **overrides)
     return train_run(Path(scope.corpus), Path(scope.out), config,
                      Path(scope.init_from) if scope.init_from else None,
                      progress_bar=scope.progress)

@@ -7,7 +7,7 @@ import time
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import torch
 from pydantic import ConfigDict, field_validator
@@ -39,6 +39,8 @@ class TrainConfig(TrainingConfig):
     model_config = ConfigDict(frozen=True)
 
     kind: str = "pointer"
+    # backward: trained target → input on the same corpus (the dual scorer's second model).
+    direction: Literal["forward", "backward"] = "forward"
 
     @field_validator("kind")
     @classmethod
@@ -48,12 +50,13 @@ class TrainConfig(TrainingConfig):
         return kind
 
     @classmethod
-    def from_config(cls, config: TrainerConfig, kind: str, **overrides: Any) -> TrainConfig:
-        """The [train] section's training settings for one model kind; overrides that are None
-        (options not given) keep the config's value."""
+    def from_config(cls, config: TrainerConfig, kind: str, direction: str = "forward",
+                    **overrides: Any) -> TrainConfig:
+        """The [train] section's training settings for one model kind and direction; overrides
+        that are None (options not given) keep the config's value."""
         chosen = {key: value for key, value in overrides.items() if value is not None}
-        return cls(kind=kind, **{**config.model_dump(include=set(TrainingConfig.model_fields)),
-                                 **chosen})
+        settings = config.model_dump(include=set(TrainingConfig.model_fields))
+        return cls(kind=kind, direction=direction, **{**settings, **chosen})
 
 
 def pick_device(name: str) -> torch.device:
@@ -72,9 +75,11 @@ def set_threads(threads: int) -> None:
 
 
 def training_pairs(corpus: Path, split: str, config: TrainConfig) -> list[TokenPair]:
-    """A split's pairs as the model kind trains on them (sentences to themselves for the
-    autoencoder)."""
+    """A split's pairs as the model trains on them: sentences to themselves for the
+    autoencoder, targets to inputs for a backward model."""
     pairs = read_split(corpus, split, config.max_len)
+    if config.direction == "backward":
+        pairs = [TokenPair(p.target, p.source) for p in pairs]
     return autoencoder_pairs(pairs) if config.kind == "autoencoder" else pairs
 
 

@@ -187,23 +187,88 @@ def evaluate(ctx: click.Context, checkpoint: str, split: str, corpus: str | None
                        device or settings.train.device, settings.train.threads))
 
 
+def _with_beam(settings: Settings, beam: int | None) -> Settings:
+    if beam is None:
+        return settings
+    return settings.model_copy(update={"train": settings.train.model_copy(update={"beam": beam})})
+
+
+_backward = click.option("--backward", type=click.Path(dir_okay=False),
+                         help="A backward checkpoint (`parawire train --direction backward`): "
+                              "sample-cluster's dual score, and backward NLL in evaluations.")
+_count = click.option("-n", "count", type=click.IntRange(min=1),
+                      help="Outputs per input [default: generate.n].")
+_seed = click.option("--seed", type=int, help="Random seed [default: generate.seed].")
+_annotate = click.option("--annotate/--no-annotate", default=True, show_default=True,
+                         help="Find names with the nlp annotator (generators keep and case them); "
+                              "off: capitalised words after the first count as names.")
+
+
 @main.command()
 @_checkpoint
 @click.argument("sentences", nargs=-1)
+@click.option("--generator", "name", help="beam | sample-cluster [default: generate.generator].")
+@_count
+@_backward
+@_seed
 @_beam
+@_annotate
 @_device
 @click.pass_context
-def paraphrase(ctx: click.Context, checkpoint: str, sentences: tuple[str, ...], beam: int | None,
-               device: str | None) -> None:
-    """Paraphrase the SENTENCES, or each line of standard input when none is given."""
-    from parawire.trainer import Paraphraser
+def paraphrase(ctx: click.Context, checkpoint: str, sentences: tuple[str, ...], name: str | None,
+               count: int | None, backward: str | None, seed: int | None, beam: int | None,
+               annotate: bool, device: str | None) -> None:
+    """Paraphrase the SENTENCES, or each line of standard input when none is given: one JSON
+    line per input with its outputs, their origins and scores."""
+    from parawire.roof.generate import generators_of, sources_of
+    from parawire.trainer import as_jsonl_record
+
+    settings = _with_beam(_settings(ctx), beam)
+    cfg = settings.generate
+    lines = list(sentences) or [line.strip() for line in sys.stdin if line.strip()]
+    (generator,), _ = generators_of(settings, [name or cfg.generator], Path(checkpoint),
+                                    Path(backward) if backward else None, device)
+    sources = sources_of(settings, lines, annotate)
+    outputs = generator.generate_batch(sources, count or cfg.n, cfg.seed if seed is None else seed)
+    for source, candidates in zip(sources, outputs, strict=True):
+        click.echo(json.dumps(as_jsonl_record(source, candidates), ensure_ascii=False))
+
+
+@main.command("evaluate-generators")
+@_checkpoint
+@_backward
+@click.option("--generators", "names", default="beam,sample-cluster", show_default=True,
+              help="Comma-separated generator names.")
+@click.option("--split", type=click.Choice(["train", "valid", "test"]), default="test",
+              show_default=True)
+@click.option("--corpus", type=click.Path(file_okay=False, exists=True),
+              help="Corpus folder [default: the one the checkpoint was trained on].")
+@click.option("--limit", type=click.IntRange(min=1), help="Only the first N pairs of the split.")
+@_count
+@_seed
+@_annotate
+@_device
+@click.pass_context
+def evaluate_generators(ctx: click.Context, checkpoint: str, backward: str | None, names: str,
+                        split: str, corpus: str | None, limit: int | None, count: int | None,
+                        seed: int | None, annotate: bool, device: str | None) -> None:
+    """Diversity and fidelity of each generator on a split: vs the input, among the outputs,
+    vs the reference, per output rank, seconds per input (JSON)."""
+    from functools import partial
+
+    from parawire.roof.generate import generators_of, judges_of, sources_of
+    from parawire.trainer import evaluate_generators as evaluate_all
+    from parawire.trainer import read_examples
 
     settings = _settings(ctx)
-    lines = list(sentences) or [line.strip() for line in sys.stdin if line.strip()]
-    paraphraser = Paraphraser(Path(checkpoint), device or settings.train.device,
-                              settings.train.threads)
-    for output in paraphraser.paraphrase(lines, _decode_options(settings, beam)):
-        click.echo(output)
+    cfg = settings.generate
+    generators, models = generators_of(settings, [n.strip() for n in names.split(",") if n.strip()],
+                                       Path(checkpoint), Path(backward) if backward else None, device)
+    examples = read_examples(Path(corpus) if corpus else models.forward.corpus, split, limit,
+                             partial(sources_of, settings, annotate=annotate))
+    n = count or cfg.n
+    _echo({"split": split, "n": n, "generators": evaluate_all(
+        generators, examples, n, cfg.seed if seed is None else seed, judges_of(models))})
 
 
 @click.pass_context

@@ -31,3 +31,15 @@ def test_decode_options_from_config():
     assert DecodeOptions.from_config(config) == DecodeOptions(beam=3, max_len=20, length_penalty=0.5)
     assert DecodeOptions.from_config(config, beam=1).beam == 1
     assert DecodeOptions() == DecodeOptions.from_config(TrainerConfig())
+
+
+def test_backward_direction_trains_targets_to_inputs(tmp_path):
+    from parawire.trainer.training import training_pairs
+    from tests.factories import write_paraphrase_corpus
+
+    write_paraphrase_corpus(tmp_path)
+    forward = training_pairs(tmp_path, "train", TrainConfig())
+    backward = training_pairs(tmp_path, "train", TrainConfig(direction="backward"))
+    assert [(p.target, p.source) for p in forward] == [(p.source, p.target) for p in backward]
+    assert forward[0].source != forward[0].target
+    assert TrainConfig.from_config(TrainerConfig(), "pointer", "backward").direction == "backward"

@@ -1,0 +1,100 @@
+"""Generators built by name from the settings and the loaded models."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from parawire.config import Settings
+from parawire.errors import ParawireError
+from parawire.trainer.generators.api import Generator
+
+if TYPE_CHECKING:
+    from parawire.trainer.inference import Paraphraser
+
+
+@dataclass(slots=True)
+class Models:
+    """The trained models a generator may use: forward (input → target) and, for dual
+    scoring, backward (target → input)."""
+
+    forward: Paraphraser
+    backward: Paraphraser | None = None
+
+    @classmethod
+    def load(cls, forward: Path, backward: Path | None = None, device: str = "auto",
+             threads: int = 0) -> Models:
+        """Models from checkpoints written by `parawire train` (backward: --direction backward)."""
+        from parawire.trainer.inference import Paraphraser
+
+        models = cls(Paraphraser(forward, device, threads),
+                     Paraphraser(backward, device, threads) if backward else None)
+        for path, model, wanted in [(forward, models.forward, "forward"),
+                                    (backward, models.backward, "backward")]:
+            if model is not None and model.direction != wanted:
+                raise ParawireError(f"{path} is a {model.direction} model; a {wanted} one is needed "
+                                    f"here (parawire train --direction {wanted})")
+        return models
+
+
+Factory = Callable[[Models, Settings], Generator]
+_FACTORIES: dict[str, Factory] = {}
+
+
+def register(name: str) -> Callable[[Factory], Factory]:
+    """Decorator: make `name` build a generator with this factory."""
+    def add(factory: Factory) -> Factory:
+        _FACTORIES[name] = factory
+        return factory
+    return add
+
+
+def generator_names() -> list[str]:
+    """Every registered generator name, sorted."""
+    return sorted(_FACTORIES)
+
+
+def build_generator(name: str, models: Models, settings: Settings) -> Generator:
+    """The generator registered as `name`, over these models and settings."""
+    if name not in _FACTORIES:
+        raise ParawireError(f"unknown generator {name!r}; choose one of {', '.join(generator_names())}")
+    return _FACTORIES[name](models, settings)
+
+
+@register("beam")
+def _beam(models: Models, settings: Settings) -> Generator:
+    from parawire.trainer.decoding import DecodeOptions
+    from parawire.trainer.generators.beam import BeamGenerator
+
+    return BeamGenerator(models.forward, DecodeOptions.from_config(settings.train),
+                         settings.train.restore_case)
+
+
+@register("sample-cluster")
+def _sample_cluster(models: Models, settings: Settings) -> Generator:
+    from parawire.trainer.corpus import read_split
+    from parawire.trainer.decoding import DecodeOptions
+    from parawire.trainer.generators.sample_cluster import (
+        ConstrainedSampler,
+        SampleCluster,
+        calibrate_threshold,
+    )
+    from parawire.trainer.generators.scorers import BackwardNLL, ForwardNLL, SumScorer
+
+    cfg = settings.generate
+    forward, backward = models.forward, models.backward
+    options = DecodeOptions.from_config(settings.train)
+    sampler = ConstrainedSampler(forward, options, cfg, settings.train.restore_case)
+    parts = [ForwardNLL(forward)] + ([BackwardNLL(backward)] if backward else [])
+    threshold = cfg.score_threshold
+    if not threshold:
+        if not (forward.corpus / "valid.jsonl").is_file():
+            raise ParawireError(f"sample-cluster sets its score threshold on the validation split "
+                                f"of the forward model's corpus, and {forward.corpus}/valid.jsonl "
+                                "is missing: set generate.score_threshold instead")
+        pairs = read_split(forward.corpus, "valid", forward.max_len)[:cfg.calibration_pairs]
+        threshold = calibrate_threshold(forward, backward, [(p.source, p.target) for p in pairs],
+                                        cfg.score_quantile)
+    return SampleCluster(sampler, SumScorer("dual", parts), threshold, cfg)
