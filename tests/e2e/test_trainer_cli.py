@@ -92,9 +92,8 @@ def test_backward_model_sample_cluster_and_generator_evaluation(tmp_path):
     table = parawire("evaluate-generators", "--checkpoint", checkpoint, "--backward",
                      str(backward / "best.pt"), "--generators", "beam,sample-cluster", "-n", "3",
                      "--limit", "3", "--no-annotate", **FEW_SAMPLES,
-                     # A fixed dual-score bound: the tiny models' validation quantile may drop
-                     # every sample of these inputs, and this checks the tables, not the bound.
-                     PARAWIRE_GENERATE__SCORE_THRESHOLD="50")
+                     # a fixed threshold that keeps every sample of this 13-word model
+                     PARAWIRE_GENERATE__SCORE_THRESHOLD="1000")
     assert table.returncode == 0, table.stderr
     report = json.loads(table.stdout)["generators"]
     assert set(report) == {"beam", "sample-cluster"}
@@ -104,7 +103,7 @@ def test_backward_model_sample_cluster_and_generator_evaluation(tmp_path):
     assert report["beam"]["vs_reference"]["pairs"] == 3
     # sample-cluster may return nothing for an input whose samples all sit in its cluster.
     assert 1 <= report["sample-cluster"]["vs_reference"]["pairs"] <= 3
-    assert 0 <= report["sample-cluster"]["threshold_drop_rate"] <= 1
+    assert report["sample-cluster"]["threshold_drop_rate"] == 0
 
 
 def test_bad_corpus_and_checkpoint_give_one_line_errors(tmp_path):
