@@ -45,11 +45,12 @@ def _pairs(settings: Any, run_id: int) -> dict[tuple[int, int], tuple[float, flo
             for p in store_of(settings).pairs(run_id)}
 
 
-def _done(settings: Any) -> int:
-    """References done by the latest run."""
+def _done(settings: Any, after_run: int) -> int:
+    """References done by the latest run, when it was opened after run `after_run`."""
     store = store_of(settings)
     runs = store.alignment_runs(limit=1)
-    return store.count_done_references(runs[0].id) if runs and runs[0].id else 0
+    latest = runs[0].id if runs and runs[0].id else 0
+    return store.count_done_references(latest) if latest > after_run else 0
 
 
 def _round(settings: Any, env: dict[str, str], logs: Path, number: int, args: argparse.Namespace,
@@ -57,6 +58,7 @@ def _round(settings: Any, env: dict[str, str], logs: Path, number: int, args: ar
     workers = [start_worker(env, (logs / f"r{number}-w{i}.log").open("w"), args.concurrency,
                             f"r{number}w{i}") for i in range(args.workers)]
     outcome: dict[str, Any] = {}
+    before = max((run.id or 0 for run in store_of(settings).alignment_runs(limit=1)), default=0)
     until = date(2030, 1, 1 + number)  # a run key of its own, the same references
     client = threading.Thread(target=lambda: outcome.update(
         run_stage(settings, "align", until=until)))
@@ -66,8 +68,8 @@ def _round(settings: Any, env: dict[str, str], logs: Path, number: int, args: ar
     last_kill = started
     try:
         for k in range(args.kills):
-            progress = _done(settings)
-            while client.is_alive() and _done(settings) <= progress:  # mid-alignment
+            progress = _done(settings, before)
+            while client.is_alive() and _done(settings, before) <= progress:  # mid-alignment
                 time.sleep(0.05)
             time.sleep(rng.uniform(0.2, 2.0))
             if not client.is_alive():
