@@ -150,6 +150,14 @@ class TrainerConfig(TrainingConfig):
     restore_case: bool = True
 
 
+class DipsConfig(_Section):
+    """[generate.dips]: DiPS, k of a wide beam's hypotheses by a submodular objective."""
+
+    beam: int = Field(50, ge=1)
+    weight: float = Field(0.4, ge=0, le=1)
+    max_n: int = Field(2, ge=1)
+
+
 class GenerateConfig(_Section):
     """[generate]: the generator layer (parawire paraphrase / evaluate-generators)."""
 
@@ -166,6 +174,7 @@ class GenerateConfig(_Section):
     calibration_pairs: int = Field(200, ge=1)
     kmeans_iterations: int = Field(20, ge=1)
     sample_batch: int = Field(150, ge=1)
+    dips: DipsConfig = DipsConfig()
 
 
 class _UserFile(PydanticBaseSettingsSource):

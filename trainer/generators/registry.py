@@ -98,3 +98,12 @@ def _sample_cluster(models: Models, settings: Settings) -> Generator:
         threshold = calibrate_threshold(forward, backward, [(p.source, p.target) for p in pairs],
                                         cfg.score_quantile)
     return SampleCluster(sampler, SumScorer("dual", parts), threshold, cfg)
+
+
+@register("dips")
+def _dips(models: Models, settings: Settings) -> Generator:
+    from parawire.trainer.decoding import DecodeOptions
+    from parawire.trainer.generators.dips import DipsGenerator
+
+    return DipsGenerator(models.forward, DecodeOptions.from_config(settings.train),
+                         settings.generate.dips, settings.train.restore_case)

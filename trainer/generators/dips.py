@@ -1,0 +1,74 @@
+"""DiPS (Kumar et al. 2019), `final` mode as in the released code: a wide n-best beam, then the
+greedy submodular choice of k diverse yet faithful hypotheses (see submodular for F)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from parawire.config import DipsConfig
+from parawire.trainer.corpus import detokenize
+from parawire.trainer.generators.api import Candidate, OneByOne, Source
+from parawire.trainer.generators.casing import restore_case
+from parawire.trainer.generators.submodular import Objective, greedy
+
+if TYPE_CHECKING:
+    from parawire.trainer.decoding import DecodeOptions
+    from parawire.trainer.inference import Paraphraser
+
+
+def mean_embedding(model: Paraphraser, tokens: Sequence[str]) -> list[float]:
+    """The mean of the model's own input embeddings of the tokens it knows (zeros when it knows
+    none): a sentence vector in whatever language the model was trained on."""
+    table = model.model.embedding.weight
+    ids = [model.vocab.stoi[t] for t in tokens if t in model.vocab.stoi]
+    if not ids:
+        return [0.0] * table.size(1)
+    import torch
+
+    with torch.no_grad():
+        return table[torch.tensor(ids, device=table.device)].mean(dim=0).tolist()
+
+
+class DipsGenerator(OneByOne):
+    """k of the distinct finished hypotheses of a beam of config.beam, chosen greedily by
+    λ·fidelity + (1 − λ)·diversity; the seed is unused (beam search is deterministic)."""
+
+    name = "dips"
+
+    def __init__(self, model: Paraphraser, options: DecodeOptions, config: DipsConfig,
+                 restore: bool = True) -> None:
+        self.model = model
+        self.options = replace(options, beam=config.beam)
+        self.config = config
+        self.restore = restore
+
+    def hypotheses(self, source: Source) -> list[tuple[tuple[str, ...], float]]:
+        """Distinct non-empty finished hypotheses (model tokens) with their beam scores, best
+        first; the input itself left out."""
+        seen = {source.model_tokens}
+        out = []
+        for tokens, score in self.model.nbest(source.model_tokens, self.options):
+            key = tuple(tokens)
+            if key and key not in seen:
+                seen.add(key)
+                out.append((key, score))
+        return out
+
+    def generate(self, source: Source, n: int, seed: int) -> list[Candidate]:
+        """Up to n hypotheses in the order the greedy choice took them."""
+        pool = self.hypotheses(source)
+        items = [tokens for tokens, _ in pool]
+        objective = Objective.build(items, source.model_tokens,
+                                    [mean_embedding(self.model, t) for t in items],
+                                    mean_embedding(self.model, source.model_tokens),
+                                    self.config.weight, n, self.config.max_n)
+        out = []
+        for index in greedy(objective, n):
+            tokens, score = pool[index]
+            cased = restore_case(tokens, source) if self.restore else tokens
+            out.append(Candidate(detokenize(cased), cased, self.name,
+                                 {"beam_log_prob": score, "overlap": objective.overlap[index],
+                                  "embedding_similarity": objective.embedding[index]}))
+        return out
