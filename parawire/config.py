@@ -158,6 +158,18 @@ class DipsConfig(_Section):
     max_n: int = Field(2, ge=1)
 
 
+class OvergenConfig(_Section):
+    """[generate.overgen]: over-generate from several sources, then prune."""
+
+    sources: list[str] = ["beam", "sample", "dips", "wordnet"]
+    per_source: int = Field(10, ge=1)
+    wordnet_dir: Path = Path("/usr/share/wordnet")
+    synonym_fraction: float = Field(0.3, gt=0, le=1)
+    irrelevant: float = Field(0.5, ge=-1, le=1)
+    duplicate: float = Field(0.95, ge=-1, le=1)
+    max_backward_nll: float = Field(0.0, ge=0)
+
+
 class GenerateConfig(_Section):
     """[generate]: the generator layer (parawire paraphrase / evaluate-generators)."""
 
@@ -175,6 +187,7 @@ class GenerateConfig(_Section):
     kmeans_iterations: int = Field(20, ge=1)
     sample_batch: int = Field(150, ge=1)
     dips: DipsConfig = DipsConfig()
+    overgen: OvergenConfig = OvergenConfig()
 
 
 class _UserFile(PydanticBaseSettingsSource):

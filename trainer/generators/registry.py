@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from parawire.config import Settings
 from parawire.errors import ParawireError
 from parawire.trainer.generators.api import Generator
+from parawire.trainer.generators.evaluation import Similarity
 
 if TYPE_CHECKING:
     from parawire.trainer.inference import Paraphraser
@@ -22,6 +23,8 @@ class Models:
 
     forward: Paraphraser
     backward: Paraphraser | None = None
+    # Sentence-embedding cosine of text pairs (the CLI passes the aligner's USE cosine).
+    similarity: Similarity | None = None
 
     @classmethod
     def load(cls, forward: Path, backward: Path | None = None, device: str = "auto",
@@ -107,3 +110,52 @@ def _dips(models: Models, settings: Settings) -> Generator:
 
     return DipsGenerator(models.forward, DecodeOptions.from_config(settings.train),
                          settings.generate.dips, settings.train.restore_case)
+
+
+def source_generators(names: list[str], models: Models,
+                      settings: Settings) -> tuple[list[Generator], dict[str, str]]:
+    """The candidate sources of a composite generator by name (beam, sample, dips, wordnet),
+    and the reason each one that cannot run here is skipped."""
+    from parawire.trainer.decoding import DecodeOptions
+    from parawire.trainer.generators.sample_cluster import ConstrainedSampler
+    from parawire.trainer.generators.wordnet import SynonymGenerator, wordnet_at
+
+    cfg = settings.generate
+    options = DecodeOptions.from_config(settings.train)
+    built: list[Generator] = []
+    skipped: dict[str, str] = {}
+    for name in names:
+        if name == "sample":
+            built.append(ConstrainedSampler(models.forward, options, cfg, settings.train.restore_case))
+        elif name == "wordnet":
+            try:
+                built.append(SynonymGenerator(wordnet_at(str(cfg.overgen.wordnet_dir)),
+                                              cfg.overgen.synonym_fraction))
+            except ParawireError as error:
+                skipped[name] = str(error)
+        elif name in {"beam", "dips"}:
+            built.append(build_generator(name, models, settings))
+        else:
+            raise ParawireError(f"unknown candidate source {name!r} in generate.overgen.sources; "
+                                "choose from beam, sample, dips, wordnet")
+    return built, skipped
+
+
+def _similarity(models: Models, name: str) -> Similarity:
+    if models.similarity is None:
+        raise ParawireError(f"{name} prunes by sentence-embedding cosine: the models need a "
+                            "similarity (parawire paraphrase wires the aligner's USE cosine)")
+    return models.similarity
+
+
+@register("overgen")
+def _overgen(models: Models, settings: Settings) -> Generator:
+    from parawire.trainer.generators.overgen import OverGenerate
+    from parawire.trainer.generators.prune import Thresholds
+    from parawire.trainer.generators.scorers import BackwardNLL
+
+    cfg = settings.generate.overgen
+    sources, skipped = source_generators(cfg.sources, models, settings)
+    return OverGenerate(sources, cfg.per_source, _similarity(models, "overgen"),
+                        Thresholds(cfg.irrelevant, cfg.duplicate, cfg.max_backward_nll),
+                        BackwardNLL(models.backward) if models.backward else None, skipped)
