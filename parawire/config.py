@@ -170,6 +170,19 @@ class OvergenConfig(_Section):
     max_backward_nll: float = Field(0.0, ge=0)
 
 
+class RankConfig(_Section):
+    """[generate.rank]: pool many candidates, filter, rank."""
+
+    sources: list[str] = ["beam-blocked", "backward", "sample", "dips", "wordnet"]
+    per_source: int = Field(10, ge=1)
+    block_source_ngrams: int = Field(3, ge=1)
+    lm_order: int = Field(3, ge=1)
+    lm_sentences: int = Field(50000, ge=1)
+    min_one_minus_bleu: float = Field(10.0, ge=0, le=100)
+    fluency_margin: float = 1.0
+    min_cosine: float = Field(0.5, ge=-1, le=1)
+
+
 class GenerateConfig(_Section):
     """[generate]: the generator layer (parawire paraphrase / evaluate-generators)."""
 
@@ -188,6 +201,7 @@ class GenerateConfig(_Section):
     sample_batch: int = Field(150, ge=1)
     dips: DipsConfig = DipsConfig()
     overgen: OvergenConfig = OvergenConfig()
+    rank: RankConfig = RankConfig()
 
 
 class _UserFile(PydanticBaseSettingsSource):

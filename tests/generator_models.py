@@ -9,7 +9,7 @@ from pathlib import Path
 
 def tiny_models(folder: Path, words: Sequence[str], pairs: Sequence[tuple[str, str]]):
     """Models (forward seed 3, backward seed 4) over a vocabulary of words, with pairs as the
-    corpus's validation split; small enough to decode a 50-wide beam in a blink."""
+    corpus's train and validation splits; small enough to decode a 50-wide beam in a blink."""
     import torch
 
     from parawire.trainer.checkpoints import Progress, save_checkpoint
@@ -20,8 +20,9 @@ def tiny_models(folder: Path, words: Sequence[str], pairs: Sequence[tuple[str, s
     vocab = Vocabulary(list(words))
     corpus = folder / "corpus"
     corpus.mkdir(parents=True, exist_ok=True)
-    (corpus / "valid.jsonl").write_text("".join(json.dumps({"input": a, "target": b}) + "\n"
-                                                for a, b in pairs))
+    for split in ("train", "valid"):
+        (corpus / f"{split}.jsonl").write_text("".join(json.dumps({"input": a, "target": b}) + "\n"
+                                                       for a, b in pairs))
     paths = {}
     for direction, seed in [("forward", 3), ("backward", 4)]:
         torch.manual_seed(seed)

@@ -114,7 +114,7 @@ def test_overgen_pools_every_source_and_reports_each_prune_step(tmp_path):
     generator = build_generator("overgen", models, settings)
     source = Source.from_text("The mayor quickly met the large city council in Boston")
     outputs = generator.generate(source, 5, seed=1)
-    report = generator.prune_report()
+    report = generator.pool_report()
     assert {"pool:beam", "pool:sample", "pool:dips", "pool:wordnet"} <= set(report)
     removed = sum(v for k, v in report.items() if k.startswith("removed_"))
     assert report["pooled"] == removed + report["kept"] and len(outputs) <= 5

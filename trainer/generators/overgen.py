@@ -58,7 +58,7 @@ class OverGenerate(OneByOne):
         return [replace(c, origin=f"{self.name}/{c.origin}")
                 for c in interleave(list(by_source.values()))[:n]]
 
-    def prune_report(self) -> dict[str, int | str]:
+    def pool_report(self) -> dict[str, int | str]:
         """Pooled, removed per step and kept, over every call so far (the Berro-style table)."""
         pooled = sum(v for k, v in self.counts.items() if k.startswith("pool:"))
         kept = sum(v for k, v in self.counts.items() if k.startswith("kept:"))

@@ -114,9 +114,12 @@ def _dips(models: Models, settings: Settings) -> Generator:
 
 def source_generators(names: list[str], models: Models,
                       settings: Settings) -> tuple[list[Generator], dict[str, str]]:
-    """The candidate sources of a composite generator by name (beam, sample, dips, wordnet),
-    and the reason each one that cannot run here is skipped."""
+    """The candidate sources of a composite generator by name (beam, beam-blocked, backward,
+    sample, dips, wordnet), and the reason each one that cannot run here is skipped."""
+    from dataclasses import replace
+
     from parawire.trainer.decoding import DecodeOptions
+    from parawire.trainer.generators.beam import BeamGenerator
     from parawire.trainer.generators.sample_cluster import ConstrainedSampler
     from parawire.trainer.generators.wordnet import SynonymGenerator, wordnet_at
 
@@ -133,11 +136,21 @@ def source_generators(names: list[str], models: Models,
                                               cfg.overgen.synonym_fraction))
             except ParawireError as error:
                 skipped[name] = str(error)
+        elif name == "beam-blocked":
+            built.append(BeamGenerator(models.forward, replace(
+                options, block_source_ngrams=cfg.rank.block_source_ngrams), settings.train.restore_case))
+            built[-1].name = name
+        elif name == "backward":
+            if models.backward is None:
+                skipped[name] = "no backward model (--backward)"
+                continue
+            built.append(BeamGenerator(models.backward, options, settings.train.restore_case))
+            built[-1].name = name
         elif name in {"beam", "dips"}:
             built.append(build_generator(name, models, settings))
         else:
-            raise ParawireError(f"unknown candidate source {name!r} in generate.overgen.sources; "
-                                "choose from beam, sample, dips, wordnet")
+            raise ParawireError(f"unknown candidate source {name!r} in generate.overgen/rank.sources; "
+                                "choose from beam, beam-blocked, backward, sample, dips, wordnet")
     return built, skipped
 
 
@@ -159,3 +172,17 @@ def _overgen(models: Models, settings: Settings) -> Generator:
     return OverGenerate(sources, cfg.per_source, _similarity(models, "overgen"),
                         Thresholds(cfg.irrelevant, cfg.duplicate, cfg.max_backward_nll),
                         BackwardNLL(models.backward) if models.backward else None, skipped)
+
+
+@register("rank")
+def _rank(models: Models, settings: Settings) -> Generator:
+    from parawire.trainer.generators.lm import language_model
+    from parawire.trainer.generators.rank import Bars, RankMany
+    from parawire.trainer.generators.scorers import BackwardNLL
+
+    cfg = settings.generate.rank
+    sources, skipped = source_generators(cfg.sources, models, settings)
+    lm = language_model(models.forward.corpus, cfg.lm_order, cfg.lm_sentences)
+    return RankMany(sources, cfg.per_source, lm, _similarity(models, "rank"),
+                    Bars(cfg.min_one_minus_bleu, cfg.fluency_margin, cfg.min_cosine),
+                    BackwardNLL(models.backward) if models.backward else None, skipped)
