@@ -61,11 +61,11 @@ class Paraphraser:
         ranked = nbest(self.model, collate([item]).to(self.device), options)
         return [(words(ids, self.vocab.itos, item.oovs), score) for ids, score in ranked]
 
-    def word_ids(self, item: Encoded, words_: Iterable[str]) -> set[int]:
+    def word_ids(self, item: Encoded, tokens: Iterable[str]) -> set[int]:
         """The ids the model emits each word with, for one encoded source: its vocabulary id,
         or its copy id when it is one of the source's OOV words (others cannot be emitted)."""
         ids = set()
-        for word in words_:
+        for word in tokens:
             if word in self.vocab.stoi:
                 ids.add(self.vocab.stoi[word])
             elif self.model.config.copy and word in item.oovs:
@@ -84,7 +84,7 @@ class Paraphraser:
         generator = torch.Generator().manual_seed(seed)
         outputs: list[list[str]] = []
         for start in range(0, len(banned), batch_size):
-            chunk = [self.word_ids(item, words_) for words_ in banned[start:start + batch_size]]
+            chunk = [self.word_ids(item, tokens) for tokens in banned[start:start + batch_size]]
             rows = torch.zeros(len(chunk), dtype=torch.long, device=self.device)
             for ids in sample_topk(self.model, batch, rows, options, top_k, chunk, penalty, generator):
                 outputs.append(words(ids, self.vocab.itos, item.oovs))

@@ -94,7 +94,9 @@ def test_backward_model_sample_cluster_and_generator_evaluation(tmp_path):
     for name in report:
         assert report[name]["inputs"] == 4 and len(report[name]["per_rank"]) == 3
         assert 0 <= report[name]["vs_input"]["use_cosine"] <= 1
-        assert report[name]["vs_reference"]["pairs"] == 4
+    assert report["beam"]["vs_reference"]["pairs"] == 4
+    # sample-cluster may return nothing for an input whose samples all sit in its cluster.
+    assert 1 <= report["sample-cluster"]["vs_reference"]["pairs"] <= 4
     assert 0 <= report["sample-cluster"]["threshold_drop_rate"] <= 1
 
 
