@@ -155,7 +155,8 @@ _annotate = click.option("--annotate/--no-annotate", default=True, show_default=
 @main.command()
 @_checkpoint
 @click.argument("sentences", nargs=-1)
-@click.option("--generator", "name", help="beam | sample-cluster [default: generate.generator].")
+@click.option("--generator", "name", help="beam | sample-cluster | dips | overgen | rank "
+              "[default: generate.generator].")
 @_count
 @_backward
 @_seed
