@@ -58,7 +58,11 @@ class DipsGenerator(OneByOne):
 
     def generate(self, source: Source, n: int, seed: int) -> list[Candidate]:
         """Up to n hypotheses in the order the greedy choice took them."""
-        pool = self.hypotheses(source)
+        return self.select(source, self.hypotheses(source), n)
+
+    def select(self, source: Source, pool: list[tuple[tuple[str, ...], float]],
+               n: int) -> list[Candidate]:
+        """The greedy choice of n of the given hypotheses (from hypotheses), as candidates."""
         items = [tokens for tokens, _ in pool]
         objective = Objective.build(items, source.model_tokens,
                                     [mean_embedding(self.model, t) for t in items],
