@@ -153,7 +153,9 @@ class TrainerConfig(TrainingConfig):
 class DipsConfig(_Section):
     """[generate.dips]: DiPS, k of a wide beam's hypotheses by a submodular objective."""
 
+    mode: str = Field("final", pattern=r"^(final|per-step)$")
     beam: int = Field(50, ge=1)
+    step_beam: int = Field(10, ge=1)
     weight: float = Field(0.4, ge=0, le=1)
     max_n: int = Field(2, ge=1)
 

@@ -54,3 +54,31 @@ def test_dips_is_built_by_name_from_the_settings(models):
     settings = load_settings(None, generate={"dips": {"beam": 7, "weight": 0.3}})
     generator = build_generator("dips", models, settings)
     assert generator.name == "dips" and generator.options.beam == 7 and generator.config.weight == 0.3
+
+
+def test_a_choice_that_keeps_the_best_extensions_is_plain_beam_search(models):
+    model, options = models.forward, DecodeOptions(beam=4, max_len=8)
+    seen: list[int] = []
+
+    def keep_best(step, partials):
+        seen.append(len(partials))
+        return list(range(min(4, len(partials))))
+
+    assert model.nbest(SOURCE.model_tokens, options, keep_best) == model.nbest(SOURCE.model_tokens,
+                                                                              options)
+    assert seen and max(seen) <= 12 and max(seen) > 4  # 3 × beam extensions offered
+
+
+def test_per_step_dips_chooses_live_hypotheses_from_the_middle_on(models):
+    config = DipsConfig(mode="per-step", step_beam=3, weight=0.2)
+    generator = DipsGenerator(models.forward, DecodeOptions(max_len=8), config)
+    assert generator.options.beam == 3
+    choose = generator.per_step(SOURCE)
+    partials = [["the", "mayor"], ["the", "mayor", "met"], ["city", "leaders"], ["the", "city"],
+                ["officials", "talked"]]
+    assert choose(0, partials) == [0, 1, 2]  # before the middle: plain beam order
+    late = choose(len(SOURCE.model_tokens), partials)
+    assert len(late) == 3 and len(set(late)) == 3
+    outputs = generator.generate(SOURCE, 3, seed=1)
+    assert 1 <= len(outputs) <= 3 and all(c.tokens for c in outputs)
+    assert [c.text for c in generator.generate(SOURCE, 3, seed=1)] == [c.text for c in outputs]

@@ -1,9 +1,10 @@
-"""DiPS (Kumar et al. 2019), `final` mode as in the released code: a wide n-best beam, then the
-greedy submodular choice of k diverse yet faithful hypotheses (see submodular for F)."""
+"""DiPS (Kumar et al. 2019): in `final` mode (the released code's practice) a wide n-best beam,
+then the greedy submodular choice of k diverse yet faithful hypotheses (see submodular for F);
+in `per-step` mode (the paper) the same choice of the live hypotheses at each step."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -40,21 +41,41 @@ class DipsGenerator(OneByOne):
     def __init__(self, model: Paraphraser, options: DecodeOptions, config: DipsConfig,
                  restore: bool = True) -> None:
         self.model = model
-        self.options = replace(options, beam=config.beam)
+        self.options = replace(options, beam=config.beam if config.mode == "final" else config.step_beam)
         self.config = config
         self.restore = restore
 
     def hypotheses(self, source: Source) -> list[tuple[tuple[str, ...], float]]:
         """Distinct non-empty finished hypotheses (model tokens) with their beam scores, best
-        first; the input itself left out."""
+        first; the input itself left out. Mode `per-step` (the paper): a beam of width n_best
+        whose live hypotheses, from the middle of the input's length on, are chosen at each
+        step as k of the 3k best extensions by the same objective."""
         seen = {source.model_tokens}
         out = []
-        for tokens, score in self.model.nbest(source.model_tokens, self.options):
+        choose = self.per_step(source) if self.config.mode == "per-step" else None
+        for tokens, score in self.model.nbest(source.model_tokens, self.options, choose):
             key = tuple(tokens)
             if key and key not in seen:
                 seen.add(key)
                 out.append((key, score))
         return out
+
+    def per_step(self, source: Source) -> Callable[[int, list[list[str]]], list[int]]:
+        """The step-wise choice: the first `beam` extensions (plain beam search) before the
+        middle of the input's length, the greedy choice of `beam` of them from there on."""
+        vector = mean_embedding(self.model, source.model_tokens)
+        middle = len(source.model_tokens) // 2
+        width = self.options.beam
+
+        def choose(step: int, partials: list[list[str]]) -> list[int]:
+            if step < middle or len(partials) <= width:
+                return list(range(min(width, len(partials))))
+            objective = Objective.build(partials, source.model_tokens,
+                                        [mean_embedding(self.model, p) for p in partials], vector,
+                                        self.config.weight, width, self.config.max_n)
+            return greedy(objective, width)
+
+        return choose
 
     def generate(self, source: Source, n: int, seed: int) -> list[Candidate]:
         """Up to n hypotheses in the order the greedy choice took them."""
