@@ -52,7 +52,7 @@ def test_each_prune_step_removes_what_it_names():
             _cand("Smith said 3 men left the old house on a hill"),             # lost a number
             _cand("Smith noted 2 men quit the old house up the hill"),          # kept
             _cand("Smith noted 2 men quit the old house up the hill")]          # exact repeat
-    kept, removed = prune(SOURCE, pool, bow_cosine, Thresholds(0.5, 0.95))
+    kept, removed = prune(SOURCE, pool, bow_cosine, Thresholds(0.5, 0.95, 0.0))
     assert [c.text for c in kept] == ["Smith said 2 men walked out of the big old house",
                                       "Smith noted 2 men quit the old house up the hill"]
     assert removed == {"copies": 2, "irrelevant": 1, "duplicates": 2, "names_numbers": 2,

@@ -26,7 +26,7 @@ BOS, EOS, UNK = "<s>", "</s>", "<unk>"
 class KneserNey:
     """An order-n interpolated Kneser-Ney model over lower-cased word tokens."""
 
-    def __init__(self, sentences: Iterable[Sequence[str]], order: int = 3, discount: float = 0.75) -> None:
+    def __init__(self, sentences: Iterable[Sequence[str]], order: int, discount: float = 0.75) -> None:
         if order < 1:
             raise ValueError("order must be at least 1")
         self.order = order

@@ -27,11 +27,12 @@ Similarity = Callable[[Sequence[tuple[str, str]]], list[float]]
 
 @dataclass(frozen=True, slots=True)
 class Thresholds:
-    """Cosine bounds (irrelevant below, duplicate above) and the backward NLL bound (0: off)."""
+    """Cosine bounds (irrelevant below, duplicate above) and the backward NLL bound (0: off);
+    defaults: [generate.overgen]."""
 
-    irrelevant: float = 0.5
-    duplicate: float = 0.95
-    max_backward_nll: float = 0.0
+    irrelevant: float
+    duplicate: float
+    max_backward_nll: float
 
 
 def keeps_names_and_numbers(source: Source, candidate: Candidate) -> bool:

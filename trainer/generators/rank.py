@@ -30,11 +30,11 @@ FILTERS = ("copies", "diversity", "fluency", "semantic")
 
 @dataclass(frozen=True, slots=True)
 class Bars:
-    """The filters' bars (see the module docstring)."""
+    """The filters' bars (see the module docstring; defaults: [generate.rank])."""
 
-    min_one_minus_bleu: float = 10.0
-    fluency_margin: float = 1.0
-    min_cosine: float = 0.5
+    min_one_minus_bleu: float
+    fluency_margin: float
+    min_cosine: float
 
 
 def mean_ranks(columns: Sequence[Sequence[float]], higher_better: Sequence[bool]) -> list[float]:
