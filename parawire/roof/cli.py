@@ -202,7 +202,7 @@ def augment(ctx: click.Context, checkpoint: str, input_path: str, text_field: st
     """Add paraphrases of each row's text field to a labelled JSONL dataset: every row, then
     one copy per paraphrase (other fields kept, with augmented_from and origin)."""
     from parawire.roof.generate import generators_of, sources_of
-    from parawire.trainer.generators.augment import augmented, read_rows
+    from parawire.trainer import augmented, read_rows
 
     settings = _settings(ctx)
     cfg = settings.generate
