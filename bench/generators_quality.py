@@ -107,14 +107,15 @@ def run(args: argparse.Namespace) -> None:
                               "corpus": str(corpus), "n": args.n, "seed": args.seed,
                               "threads": args.threads, "threshold": generators[1].threshold}
     for name, pairs in data.items():
+        if not pairs:
+            continue
         started = time.perf_counter()
         sources = sources_of(settings, [a for a, _ in pairs], annotate=True)
         examples = [Example(s, tokenize(b)) for s, (_, b) in zip(sources, pairs, strict=True)]
         scores = evaluate_generators(generators, examples, args.n, args.seed, judges)
         result[name] = {"inputs": len(examples), "seconds": round(time.perf_counter() - started, 1),
                         "generators": scores, "rank_table": rank_table(scores)}
-        print(result[name]["rank_table"])
-    report("generators_quality", result)
+        report("generators_quality", result)  # after each data set: a long run keeps its parts
 
 
 def main() -> None:
