@@ -76,9 +76,11 @@ def tables(scores: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> None:
     settings = load_settings(None, train={"threads": args.threads})
-    generators, models = generators_of(settings, GENERATORS, args.forward, args.backward, "cpu")
+    names = list(dict.fromkeys(["dips", *args.generators.split(",")]))
+    built, models = generators_of(settings, names, args.forward, args.backward, "cpu")
     judges = judges_of(models)
-    by_name = dict(zip(GENERATORS, generators, strict=True))
+    by_name = dict(zip(names, built, strict=True))
+    generators = [by_name[name] for name in args.generators.split(",")]
     result: dict[str, Any] = {"forward": str(args.forward), "backward": str(args.backward),
                               "n": args.n, "seed": args.seed, "threads": args.threads}
     tune = read_examples(models.forward.corpus, "valid", args.tune_limit,
@@ -117,6 +119,8 @@ def main() -> None:
     parser.add_argument("--ecb-limit", type=int, default=15)
     parser.add_argument("--msrp-limit", type=int, default=15)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--generators", default=",".join(GENERATORS),
+                        help="Comma-separated subset (dips is always built: the λ sweep).")
     run(parser.parse_args())
 
 

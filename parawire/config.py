@@ -158,6 +158,7 @@ class DipsConfig(_Section):
     step_beam: int = Field(10, ge=1)
     weight: float = Field(0.4, ge=0, le=1)
     max_n: int = Field(2, ge=1)
+    keep_names: bool = True
 
 
 class OvergenConfig(_Section):

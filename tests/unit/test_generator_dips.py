@@ -10,7 +10,7 @@ pytest.importorskip("torch")
 from parawire.config import DipsConfig, load_settings
 from parawire.trainer.decoding import DecodeOptions
 from parawire.trainer.generators import Source, build_generator
-from parawire.trainer.generators.dips import DipsGenerator, mean_embedding
+from parawire.trainer.generators.dips import DipsGenerator, keeping_names, mean_embedding
 from parawire.trainer.generators.submodular import Objective
 from tests.generator_models import tiny_models
 
@@ -82,3 +82,11 @@ def test_per_step_dips_chooses_live_hypotheses_from_the_middle_on(models):
     outputs = generator.generate(SOURCE, 3, seed=1)
     assert 1 <= len(outputs) <= 3 and all(c.tokens for c in outputs)
     assert [c.text for c in generator.generate(SOURCE, 3, seed=1)] == [c.text for c in outputs]
+
+
+def test_keep_names_leaves_out_hypotheses_that_lose_a_name_or_number_when_enough_keep_them():
+    source = Source.from_text("The mayor met Zorvak on Monday, 2008.", proper_nouns=["Zorvak"])
+    pool = [(("the", "mayor", "met", "zorvak", "in", "2008"), -1.0), (("the", "mayor", "met"), -1.1),
+            (("zorvak", "met", "the", "mayor", "in", "2008"), -1.2), (("in", "2008"), -1.3)]
+    assert keeping_names(source, pool, 2) == [pool[0], pool[2]]
+    assert keeping_names(source, pool, 3) == pool  # too few keep them: the whole pool

@@ -32,6 +32,15 @@ def mean_embedding(model: Paraphraser, tokens: Sequence[str]) -> list[float]:
         return table[torch.tensor(ids, device=table.device)].mean(dim=0).tolist()
 
 
+def keeping_names(source: Source, pool: list[tuple[tuple[str, ...], float]],
+                  n: int) -> list[tuple[tuple[str, ...], float]]:
+    """The hypotheses (model tokens) that keep every name and number of the input, when at
+    least n do; else the whole pool."""
+    required = set(source.proper_nouns) | set(source.numbers)
+    keeping = [h for h in pool if required <= set(h[0])]
+    return keeping if len(keeping) >= n else pool
+
+
 class DipsGenerator(OneByOne):
     """k of the distinct finished hypotheses of a beam of config.beam, chosen greedily by
     λ·fidelity + (1 − λ)·diversity; the seed is unused (beam search is deterministic)."""
@@ -78,8 +87,10 @@ class DipsGenerator(OneByOne):
         return choose
 
     def generate(self, source: Source, n: int, seed: int) -> list[Candidate]:
-        """Up to n hypotheses in the order the greedy choice took them."""
-        return self.select(source, self.hypotheses(source), n)
+        """Up to n hypotheses in the order the greedy choice took them; with keep_names, from
+        those that keep every name and number of the input when at least n do."""
+        pool = self.hypotheses(source)
+        return self.select(source, keeping_names(source, pool, n) if self.config.keep_names else pool, n)
 
     def select(self, source: Source, pool: list[tuple[tuple[str, ...], float]],
                n: int) -> list[Candidate]:
