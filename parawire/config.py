@@ -238,6 +238,42 @@ class TrainerConfig(TrainingConfig):
     restore_case: bool = True
 
 
+class DipsConfig(_Section):
+    """[generate.dips]: DiPS, k of a wide beam's hypotheses by a submodular objective."""
+
+    mode: str = Field("final", pattern=r"^(final|per-step)$")
+    beam: int = Field(50, ge=1)
+    step_beam: int = Field(10, ge=1)
+    weight: float = Field(0.4, ge=0, le=1)
+    max_n: int = Field(2, ge=1)
+    keep_names: bool = True
+
+
+class OvergenConfig(_Section):
+    """[generate.overgen]: over-generate from several sources, then prune."""
+
+    sources: list[str] = ["beam", "sample", "dips", "wordnet", "round-trip"]
+    per_source: int = Field(10, ge=1)
+    wordnet_dir: Path = Path("/usr/share/wordnet")
+    synonym_fraction: float = Field(0.3, gt=0, le=1)
+    irrelevant: float = Field(0.5, ge=-1, le=1)
+    duplicate: float = Field(0.95, ge=-1, le=1)
+    max_backward_nll: float = Field(0.0, ge=0)
+
+
+class RankConfig(_Section):
+    """[generate.rank]: pool many candidates, filter, rank."""
+
+    sources: list[str] = ["beam-blocked", "backward", "sample", "dips", "wordnet", "round-trip"]
+    per_source: int = Field(10, ge=1)
+    block_source_ngrams: int = Field(3, ge=1)
+    lm_order: int = Field(3, ge=1)
+    lm_sentences: int = Field(50000, ge=1)
+    min_one_minus_bleu: float = Field(10.0, ge=0, le=100)
+    fluency_margin: float = 1.0
+    min_cosine: float = Field(0.5, ge=-1, le=1)
+
+
 class GenerateConfig(_Section):
     """[generate]: the generator layer (parawire paraphrase / evaluate-generators)."""
 
@@ -254,6 +290,9 @@ class GenerateConfig(_Section):
     calibration_pairs: int = Field(200, ge=1)
     kmeans_iterations: int = Field(20, ge=1)
     sample_batch: int = Field(150, ge=1)
+    dips: DipsConfig = DipsConfig()
+    overgen: OvergenConfig = OvergenConfig()
+    rank: RankConfig = RankConfig()
 
 
 class _UserFile(PydanticBaseSettingsSource):

@@ -10,6 +10,8 @@ pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || tr
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 # The dashboard's end-to-end tests drive Debian's Chromium (never a downloaded browser).
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+# WordNet 3.0 database files for the overgen/rank generators' synonym source.
+[ -f /usr/share/wordnet/index.noun ] || need_apt+=(wordnet-base)
 docker compose version >/dev/null 2>&1 || command -v docker-compose >/dev/null 2>&1 \
   || need_apt+=(docker-compose)
 if [ ${#need_apt[@]} -gt 0 ]; then

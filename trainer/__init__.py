@@ -16,6 +16,7 @@ from parawire.trainer.generators import (
     build_generator,
     generator_names,
 )
+from parawire.trainer.generators.augment import augmented, read_rows
 from parawire.trainer.generators.evaluation import (
     Example,
     Judges,
@@ -42,5 +43,5 @@ def __getattr__(name: str) -> Any:
 
 __all__ = ["SPECIALS", "TRAIN", "Candidate", "DecodeOptions", "Example", "Generator", "Judges",
            "Models", "Paraphraser", "Scorer", "Source", "TokenPair", "TrainConfig", "TrainScope",
-           "Vocabulary", "as_jsonl_record", "build_generator", "evaluate", "evaluate_generators",
-           "generator_names", "read_examples", "read_pairs", "tokenize", "train"]
+           "Vocabulary", "as_jsonl_record", "augmented", "build_generator", "evaluate", "evaluate_generators",
+           "generator_names", "read_examples", "read_pairs", "read_rows", "tokenize", "train"]

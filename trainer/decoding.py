@@ -138,11 +138,18 @@ class _Hypothesis:
         return self.log_prob / max(1, len(self.tokens) + ended) ** penalty
 
 
+Choose = Callable[[int, list[list[int]]], list[int]]
+
+
 @torch.no_grad()
-def nbest(model: PointerGenerator, batch: Batch, options: DecodeOptions) -> list[tuple[list[int], float]]:
+def nbest(model: PointerGenerator, batch: Batch, options: DecodeOptions,
+          choose: Choose | None = None) -> list[tuple[list[int], float]]:
     """Every finished hypothesis of a one-sentence batch with its score, best first: the beam
     keeps `beam` live hypotheses, stops when `beam` have ended, and scores ended ones (and the
-    live ones at max_len) by log-probability / length^penalty."""
+    live ones at max_len) by log-probability / length^penalty.
+
+    With `choose` (DiPS per step), each step's 3 · beam best extensions go to
+    choose(step, their token lists), which returns the indices of those kept (at most beam)."""
     if batch.source.size(0) != 1:
         raise ValueError("beam search decodes one sentence at a time")
     memory, state = model.encode(batch)
@@ -151,7 +158,8 @@ def nbest(model: PointerGenerator, batch: Batch, options: DecodeOptions) -> list
     device = batch.source.device
     size = _sizes(model, batch)[0]
     grams = _source_ngrams(batch, options)
-    for _ in range(options.max_len):
+    limit = options.beam if choose is None else 3 * options.beam
+    for position in range(options.max_len):
         rows = torch.zeros(len(live), dtype=torch.long, device=device)
         previous = torch.tensor([h.tokens[-1] if h.tokens else BOS_ID for h in live], device=device)
         step = model.step(previous, state, memory.select(rows))
@@ -159,7 +167,7 @@ def nbest(model: PointerGenerator, batch: Batch, options: DecodeOptions) -> list
                              grams * len(live) if grams else None)
         totals = torch.tensor([h.log_prob for h in live], device=device)[:, None] + scores
         width = totals.size(1)
-        top = totals.view(-1).topk(min(2 * options.beam, totals.numel()))
+        top = totals.view(-1).topk(min(options.beam + limit, totals.numel()))
         survivors: list[_Hypothesis] = []
         parents: list[int] = []
         for value, index in zip(top.values.tolist(), top.indices.tolist(), strict=True):
@@ -173,8 +181,11 @@ def nbest(model: PointerGenerator, batch: Batch, options: DecodeOptions) -> list
             else:
                 survivors.append(_Hypothesis([*live[parent].tokens, token], value))
                 parents.append(parent)
-            if len(survivors) == options.beam:
+            if len(survivors) == limit:
                 break
+        if choose is not None and survivors:
+            kept = choose(position, [h.tokens for h in survivors])
+            survivors, parents = [survivors[i] for i in kept], [parents[i] for i in kept]
         if len(ended) >= options.beam or not survivors:
             break
         live = survivors

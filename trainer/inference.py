@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import torch
@@ -52,13 +52,18 @@ class Paraphraser:
         return encode_pair(pair, self.vocab, self.model.config.copy)
 
     @torch.no_grad()
-    def nbest(self, source: Sequence[str], options: DecodeOptions) -> list[tuple[list[str], float]]:
+    def nbest(self, source: Sequence[str], options: DecodeOptions,
+              choose: Callable[[int, list[list[str]]], list[int]] | None = None,
+              ) -> list[tuple[list[str], float]]:
         """Every finished beam hypothesis for one tokenised source with its length-normalised
-        log-probability, best first."""
+        log-probability, best first; `choose` (decoding.nbest's) reads the partial hypotheses
+        as words."""
         if not source:
             return []
         item = self._encoded(source)
-        ranked = nbest(self.model, collate([item]).to(self.device), options)
+        pick = None if choose is None else (
+            lambda step, rows: choose(step, [words(r, self.vocab.itos, item.oovs) for r in rows]))
+        ranked = nbest(self.model, collate([item]).to(self.device), options, pick)
         return [(words(ids, self.vocab.itos, item.oovs), score) for ids, score in ranked]
 
     def word_ids(self, item: Encoded, tokens: Iterable[str]) -> set[int]:

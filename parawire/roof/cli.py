@@ -207,7 +207,8 @@ _annotate = click.option("--annotate/--no-annotate", default=True, show_default=
 @main.command()
 @_checkpoint
 @click.argument("sentences", nargs=-1)
-@click.option("--generator", "name", help="beam | sample-cluster [default: generate.generator].")
+@click.option("--generator", "name", help="beam | sample-cluster | dips | overgen | rank "
+              "[default: generate.generator].")
 @_count
 @_backward
 @_seed
@@ -232,6 +233,42 @@ def paraphrase(ctx: click.Context, checkpoint: str, sentences: tuple[str, ...], 
     outputs = generator.generate_batch(sources, count or cfg.n, cfg.seed if seed is None else seed)
     for source, candidates in zip(sources, outputs, strict=True):
         click.echo(json.dumps(as_jsonl_record(source, candidates), ensure_ascii=False))
+
+
+@main.command()
+@_checkpoint
+@click.option("--input", "input_path", required=True, type=click.Path(dir_okay=False, exists=True),
+              help="A JSONL file of labelled rows.")
+@click.option("--text-field", required=True, help="The field to paraphrase (others are kept).")
+@click.option("--output", type=click.Path(dir_okay=False), help="Write here [default: stdout].")
+@click.option("--generator", "name", help="A generator name [default: generate.generator].")
+@_count
+@_backward
+@_seed
+@_annotate
+@_device
+@click.pass_context
+def augment(ctx: click.Context, checkpoint: str, input_path: str, text_field: str,
+            output: str | None, name: str | None, count: int | None, backward: str | None,
+            seed: int | None, annotate: bool, device: str | None) -> None:
+    """Add paraphrases of each row's text field to a labelled JSONL dataset: every row, then
+    one copy per paraphrase (other fields kept, with augmented_from and origin)."""
+    from parawire.roof.generate import generators_of, sources_of
+    from parawire.trainer import augmented, read_rows
+
+    settings = _settings(ctx)
+    cfg = settings.generate
+    rows = read_rows(Path(input_path), text_field)
+    (generator,), _ = generators_of(settings, [name or cfg.generator], Path(checkpoint),
+                                    Path(backward) if backward else None, device)
+    sources = sources_of(settings, [row[text_field] for row in rows], annotate)
+    outputs = generator.generate_batch(sources, count or cfg.n, cfg.seed if seed is None else seed)
+    text = "".join(json.dumps(row, ensure_ascii=False) + "\n"
+                   for row in augmented(rows, text_field, outputs))
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
 
 
 @main.command("evaluate-generators")

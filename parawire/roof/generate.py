@@ -29,8 +29,11 @@ def sources_of(settings: Settings, texts: Sequence[str], annotate: bool,
 def generators_of(settings: Settings, names: Sequence[str], checkpoint: Path,
                   backward: Path | None, device: str | None) -> tuple[list[Generator], Models]:
     """The named generators over the checkpoints (one copy of each model shared by all)."""
+    from parawire.aligner import cosine_similarities
+
     models = Models.load(checkpoint, backward, device or settings.train.device,
                          settings.train.threads)
+    models.similarity = cosine_similarities
     return [build_generator(name, models, settings) for name in names], models
 
 

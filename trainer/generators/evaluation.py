@@ -145,4 +145,7 @@ def evaluate_generators(generators: Sequence[Generator], examples: Sequence[Exam
         drop_rate = getattr(generator, "drop_rate", None)
         if drop_rate is not None:
             results[generator.name]["threshold_drop_rate"] = round(drop_rate(), 4)
+        pool_report = getattr(generator, "pool_report", None)
+        if pool_report is not None:  # composite generators: what each prune step removed
+            results[generator.name]["pool"] = pool_report()
     return results

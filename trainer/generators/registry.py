@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from parawire.config import Settings
 from parawire.errors import ParawireError
 from parawire.trainer.generators.api import Generator
+from parawire.trainer.generators.evaluation import Similarity
 
 if TYPE_CHECKING:
     from parawire.trainer.inference import Paraphraser
@@ -22,6 +23,8 @@ class Models:
 
     forward: Paraphraser
     backward: Paraphraser | None = None
+    # Sentence-embedding cosine of text pairs (the CLI passes the aligner's USE cosine).
+    similarity: Similarity | None = None
 
     @classmethod
     def load(cls, forward: Path, backward: Path | None = None, device: str = "auto",
@@ -98,3 +101,95 @@ def _sample_cluster(models: Models, settings: Settings) -> Generator:
         threshold = calibrate_threshold(forward, backward, [(p.source, p.target) for p in pairs],
                                         cfg.score_quantile)
     return SampleCluster(sampler, SumScorer("dual", parts), threshold, cfg)
+
+
+@register("dips")
+def _dips(models: Models, settings: Settings) -> Generator:
+    from parawire.trainer.decoding import DecodeOptions
+    from parawire.trainer.generators.dips import DipsGenerator
+
+    return DipsGenerator(models.forward, DecodeOptions.from_config(settings.train),
+                         settings.generate.dips, settings.train.restore_case)
+
+
+def source_generators(names: list[str], models: Models,
+                      settings: Settings) -> tuple[list[Generator], dict[str, str]]:
+    """The candidate sources of a composite generator by name (beam, beam-blocked, backward,
+    sample, dips, wordnet, round-trip), and the reason each one that cannot run here is skipped."""
+    from dataclasses import replace
+
+    from parawire.trainer.decoding import DecodeOptions
+    from parawire.trainer.generators.beam import BeamGenerator
+    from parawire.trainer.generators.roundtrip import RoundTrip, load_translator
+    from parawire.trainer.generators.sample_cluster import ConstrainedSampler
+    from parawire.trainer.generators.wordnet import SynonymGenerator, wordnet_at
+
+    cfg = settings.generate
+    options = DecodeOptions.from_config(settings.train)
+    built: list[Generator] = []
+    skipped: dict[str, str] = {}
+    for name in names:
+        if name == "sample":
+            built.append(ConstrainedSampler(models.forward, options, cfg, settings.train.restore_case))
+        elif name == "round-trip":
+            try:
+                built.append(RoundTrip(load_translator()))
+            except ParawireError as error:
+                skipped[name] = str(error)
+        elif name == "wordnet":
+            try:
+                built.append(SynonymGenerator(wordnet_at(str(cfg.overgen.wordnet_dir)),
+                                              cfg.overgen.synonym_fraction))
+            except ParawireError as error:
+                skipped[name] = str(error)
+        elif name == "beam-blocked":
+            built.append(BeamGenerator(models.forward, replace(
+                options, block_source_ngrams=cfg.rank.block_source_ngrams), settings.train.restore_case))
+            built[-1].name = name
+        elif name == "backward":
+            if models.backward is None:
+                skipped[name] = "no backward model (--backward)"
+                continue
+            built.append(BeamGenerator(models.backward, options, settings.train.restore_case))
+            built[-1].name = name
+        elif name in {"beam", "dips"}:
+            built.append(build_generator(name, models, settings))
+        else:
+            raise ParawireError(f"unknown candidate source {name!r} in generate.overgen/rank.sources; "
+                                "choose from beam, beam-blocked, backward, sample, dips, wordnet, "
+                                "round-trip")
+    return built, skipped
+
+
+def _similarity(models: Models, name: str) -> Similarity:
+    if models.similarity is None:
+        raise ParawireError(f"{name} prunes by sentence-embedding cosine: the models need a "
+                            "similarity (parawire paraphrase wires the aligner's USE cosine)")
+    return models.similarity
+
+
+@register("overgen")
+def _overgen(models: Models, settings: Settings) -> Generator:
+    from parawire.trainer.generators.overgen import OverGenerate
+    from parawire.trainer.generators.prune import Thresholds
+    from parawire.trainer.generators.scorers import BackwardNLL
+
+    cfg = settings.generate.overgen
+    sources, skipped = source_generators(cfg.sources, models, settings)
+    return OverGenerate(sources, cfg.per_source, _similarity(models, "overgen"),
+                        Thresholds(cfg.irrelevant, cfg.duplicate, cfg.max_backward_nll),
+                        BackwardNLL(models.backward) if models.backward else None, skipped)
+
+
+@register("rank")
+def _rank(models: Models, settings: Settings) -> Generator:
+    from parawire.trainer.generators.lm import language_model
+    from parawire.trainer.generators.rank import Bars, RankMany
+    from parawire.trainer.generators.scorers import BackwardNLL
+
+    cfg = settings.generate.rank
+    sources, skipped = source_generators(cfg.sources, models, settings)
+    lm = language_model(models.forward.corpus, cfg.lm_order, cfg.lm_sentences)
+    return RankMany(sources, cfg.per_source, lm, _similarity(models, "rank"),
+                    Bars(cfg.min_one_minus_bleu, cfg.fluency_margin, cfg.min_cosine),
+                    BackwardNLL(models.backward) if models.backward else None, skipped)
