@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from parawire.store.pair_search import PairSearchQueries
 from parawire.store.review import ReviewQueries
 
 ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
+_MIGRATING = threading.Lock()
 
 
 def open_store(url: str, pool_size: int | None = None) -> Store:
@@ -53,7 +55,8 @@ class Store(ArticleQueries, AlignmentQueries, ReviewQueries, OverviewQueries, Pa
         """Apply every Alembic migration not yet applied (idempotent)."""
         config = AlembicConfig(str(ALEMBIC_INI))
         try:
-            with self.engine.begin() as connection:
+            # Alembic's commands keep module-level state: one migration at a time per process.
+            with _MIGRATING, self.engine.begin() as connection:
                 config.attributes["connection"] = connection
                 command.upgrade(config, "head")
         except OperationalError as exc:

@@ -33,7 +33,7 @@ def test_two_annotate_runs_at_once_store_each_article_once(tmp_path, backend, re
             overrides = {"store": {"url": stack.enter_context(fresh_database(server))}}
         settings = load_settings(data_dir=tmp_path / "twice", **overrides)
         store_demo_articles(open_store(settings.store_url))
-        barrier = threading.Barrier(2)
+        barrier = threading.Barrier(2, timeout=120)
         outcomes: list[dict] = []
 
         def annotate() -> None:
