@@ -165,8 +165,11 @@ def test_crawl_and_alignment_run_pages(served, page):
     _shot(page, "alignment-runs")
     row.get_by_role("link", name="pairs").click()
     page.wait_for_url(f"**/pairs?run={served.demo_run}")
-    assert page.locator("li.pair").count() == 20  # a full first page
-    assert page.locator("a.next").count() == 1
+    runs = page.request.get(served.url + "/api/alignment-runs").json()
+    pairs = next(r for r in runs if r["id"] == served.demo_run)["counts"]["pairs"]
+    assert pairs > 0
+    assert page.locator("li.pair").count() == min(pairs, 20)  # the first page
+    assert page.locator("a.next").count() == (1 if pairs > 20 else 0)
     assert page.problems == []
 
 
