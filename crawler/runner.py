@@ -77,14 +77,16 @@ def crawl_here(job: dict[str, Any]) -> None:
     finally:
         pool.shutdown(cancel_futures=True)
     stats = crawler.stats.get_stats() if crawler.stats else {}
-    ended = str(stats.get("finish_reason", ""))
-    if ended == "finished":
+    ended, failure = str(stats.get("finish_reason", "")), stats.get(FAILURE_STAT)
+    if failure:  # the store could not take articles (even those of the last batch)
+        store.finish_crawl_run(run_id, _counts(stats), "failed", str(failure))
+    elif ended == "finished":
         store.finish_crawl_run(run_id, _counts(stats))
     elif ended == "shutdown":
         store.finish_crawl_run(run_id, _counts(stats), "interrupted", "stopped by a signal")
     else:
-        reason = str(stats.get(FAILURE_STAT) or f"the crawl ended with {ended or 'no reason'}")
-        store.finish_crawl_run(run_id, _counts(stats), "failed", reason)
+        store.finish_crawl_run(run_id, _counts(stats), "failed",
+                               f"the crawl ended with {ended or 'no reason'}")
 
 
 def _filters(scope: CrawlScope) -> dict[str, Any]:

@@ -128,8 +128,8 @@ def test_store_check_reads_every_page(tmp_path):
 
 
 def test_an_unknown_parawire_variable_is_warned_about(tmp_path):
-    result = run("status", env={"PARAWIRE_DATADIR": "x", "PARAWIRE_STOER__URL": "x",
-                                "PARAWIRE_ALIGN__BATCH_SIZE": "5"})
+    result = run("config", "show", env={"PARAWIRE_DATADIR": "x", "PARAWIRE_STOER__URL": "x",
+                                          "PARAWIRE_ALIGN__BATCH_SIZE": "5"})
     assert result.exit_code == 0, result.output
     warnings = result.stderr.strip().splitlines()
     assert warnings == [

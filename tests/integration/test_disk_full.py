@@ -3,6 +3,7 @@ non-zero (a small tmpfs holds the store; skipped where one cannot be mounted).""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 
 import pytest
@@ -30,6 +31,9 @@ def small_disk(tmp_path):
 def test_a_disk_that_fills_during_a_crawl_fails_the_run(tmp_path, small_disk):
     url = f"sqlite:///{small_disk / 'parawire.db'}"
     settings = load_settings(data_dir=tmp_path / "data", store={"url": url})
+    open_store(url).engine.dispose()  # the schema in place, then the disk almost full
+    filler = shutil.disk_usage(small_disk).free - 48 * 1024
+    (small_disk / "filler").write_bytes(b"\0" * max(filler, 0))
     first, last = date_range()
     with serve_demo() as base:
         sources = tmp_path / "sources.toml"

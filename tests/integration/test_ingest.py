@@ -109,7 +109,8 @@ def test_cli_takes_files_as_arguments_and_reports_bad_input_in_one_line(tmp_path
     assert json.loads(result.output)["stored"] == 2
     status = runner.invoke(main, ["status"])
     assert "ingest of 1 file(s)" in status.output and "stored 2" in status.output
-    page = TestClient(create_app(load_settings(), token="")).get("/crawl")
+    page = TestClient(create_app(load_settings(), token=""),
+                      base_url="http://127.0.0.1").get("/crawl")
     assert page.status_code == 200 and "ingest of 1 file(s)" in page.text
     missing = runner.invoke(main, ["ingest", str(tmp_path / "nope.jsonl")])
     assert missing.exit_code == 1
