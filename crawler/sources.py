@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, HttpUrl, ValidationError, field_validator
 
-from parawire.config import read_text_file
+from parawire.config import read_toml_file
 from parawire.errors import ParawireError
 
 TOPICS_FILE = Path(__file__).with_name("topics.toml")
@@ -95,11 +95,7 @@ def load_topics(path: Path) -> dict[str, dict[str, list[str]]]:
 
 
 def _read(path: Path) -> dict[str, Any]:
-    text = read_text_file(path, "sources file")
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ParawireError(f"sources file {path} is not valid TOML: {exc}") from None
+    return read_toml_file(path, "sources file")
 
 
 def _topics(raw: dict[str, Any], path: Path) -> dict[str, dict[str, list[str]]]:

@@ -8,11 +8,11 @@ A language without a file has empty lists. Topic keyword groups are the crawler'
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from parawire.config import read_toml_file
 from parawire.errors import ParawireError
 
 LANGUAGES_DIR = Path(__file__).with_name("languages")
@@ -41,10 +41,7 @@ def language_resources(language: str, folder: Path = LANGUAGES_DIR) -> LanguageR
     path = folder / f"{language}.toml"
     if not path.is_file():
         return LanguageResources(language)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ParawireError(f"{path} is not valid TOML: {exc}") from None
+    data = read_toml_file(path, "language file")
     lists = {key: frozenset(word.casefold() for word in _words(path, key, data.get(key, [])))
              for key in _LISTS}
     return LanguageResources(language, **lists)

@@ -306,7 +306,7 @@ class _UserFile(PydanticBaseSettingsSource):
         name = self.current_state.get("config_file") or os.environ.get(CONFIG_ENV)
         if not name:
             return {}
-        return {**_read_toml(Path(name)), "config_file": name}
+        return {**read_toml_file(Path(name), "config file"), "config_file": name}
 
 
 class Settings(BaseSettings):
@@ -428,9 +428,11 @@ def read_text_file(path: Path, what: str) -> str:
                           f"{exc.start}") from None
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
-    text = read_text_file(path, "config file")
+def read_toml_file(path: Path, what: str) -> dict[str, Any]:
+    """A TOML file the user gave, read as `read_text_file` reads it; invalid TOML raises a
+    one-line ConfigError naming `what` and the file."""
+    text = read_text_file(path, what)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+        raise ConfigError(f"{what} {path} is not valid TOML: {exc}") from None

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
+from parawire.config import read_toml_file
 from parawire.errors import ParawireError
 
 ARTICLE_FIELDS = ("url", "source", "published", "title", "text", "language", "author", "topic")
@@ -45,12 +45,7 @@ def _known(name: str, where: str) -> str:
 
 
 def _mapping_file(path: Path) -> FieldMap:
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ParawireError(f"cannot read mapping file {path}: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ParawireError(f"mapping file {path} is not valid TOML: {exc}") from None
+    raw = read_toml_file(path, "mapping file")
     table = raw.get("fields")
     if not isinstance(table, dict):
         raise ParawireError(f"mapping file {path}: needs a [fields] table (e.g. source = \"outlet\")")
