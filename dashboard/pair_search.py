@@ -1,4 +1,5 @@
-"""The pair browser's filters on text, entity, outlet, day and score, validated for HTTP."""
+"""The pair browser's filters on text, entity, outlet, day, score and
+probability, validated for HTTP."""
 
 from __future__ import annotations
 
@@ -43,6 +44,9 @@ class PairFilters(BaseModel):
                                                     "(YYYY-MM-DD).")
     min_score: float | None = Field(None, ge=0, le=1, description="Not above `max_score`.")
     max_score: float | None = Field(None, ge=0, le=1)
+    min_probability: float | None = Field(
+        None, ge=0, le=1, description="The pair scorer's probability at least this (pairs "
+                                      "stored without one are left out).")
     run: int | None = Field(None, ge=1, le=2**31 - 1, description="Alignment run id.")
     before: int | None = Field(None, ge=1, le=2**31 - 1,
                                description="Only pairs with a smaller id (the next page).")

@@ -29,17 +29,22 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+def _optional(value: float | None) -> float | str:
+    return "" if value is None else value
+
+
 def labels_csv(labels: list[ReviewLabel], views: list[PairListing]) -> str:
     """The labels with both sentences, as CSV (one row per labeled pair)."""
     by_id = {view.id: view for view in views}
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["pair_id", "correct", "labeled_at", "reviewer", "score", "input",
-                     "target"])
+    writer.writerow(["pair_id", "correct", "labeled_at", "reviewer", "score", "probability",
+                     "input", "target"])
     for label in labels:
         view = by_id.get(label.pair_id)
         writer.writerow([label.pair_id, int(label.correct), label.labeled_at.isoformat(),
                          _cell(label.reviewer), view.score if view else "",
+                         _optional(view.probability) if view else "",
                          _cell(view.input.text) if view else "",
                          _cell(view.target.text) if view else ""])
     return out.getvalue()

@@ -229,6 +229,7 @@ class PairQuery:
     until: date | None = None
     min_score: float | None = None
     max_score: float | None = None
+    min_probability: float | None = None
     run: int | None = None
     before: int | None = None
     limit: int = 20
@@ -259,3 +260,5 @@ class PairListing:
     shared_cn: int
     input: PairSide
     target: PairSide
+    # The pair scorer's probability (None for pairs stored before the scorer existed).
+    probability: float | None = None

@@ -81,7 +81,8 @@ def _side(row: Any, prefix: str) -> PairSide:
 def _listing(row: Any) -> PairListing:
     return PairListing(id=row.id, run_id=row.run_id, score=row.score, raw_score=row.raw_score,
                        shared_pn=row.shared_pn, shared_cn=row.shared_cn,
-                       input=_side(row, "input"), target=_side(row, "target"))
+                       input=_side(row, "input"), target=_side(row, "target"),
+                       probability=row.probability)
 
 
 # The trigram index answers name parts this long or longer; a shorter one is matched by
@@ -179,4 +180,6 @@ def _conditions(query: PairQuery, dialect: str) -> list[Any]:
         found.append(pairs.c.score >= query.min_score)
     if query.max_score is not None:
         found.append(pairs.c.score <= query.max_score)
+    if query.min_probability is not None:
+        found.append(pairs.c.probability >= query.min_probability)
     return found

@@ -222,6 +222,7 @@ def test_review_marks_pairs_and_shows_wilson_precision(served, page):
     rows = list(csv.DictReader(io.StringIO(exported.text())))
     assert [(int(r["pair_id"]), r["correct"]) for r in rows] == list(
         zip(marked, ["1", "1", "1", "0"], strict=True))
+    assert all(0 < float(r["probability"]) <= 1 for r in rows)  # the demo's pairs are scored
     page.click("#next-sample")
     page.wait_for_load_state()
     assert page.inner_text("#labeled") == "4"

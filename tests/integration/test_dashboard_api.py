@@ -62,7 +62,8 @@ def corpus(store, tmp_path) -> Corpus:
     x = store_hostile_article(store)
     run = store.find_or_start_alignment_run("k1", {"alpha": 0.7, "beta": 0.7, "min_cn": 3})
     store.record_references(run.id, [a[0], a[1], x[0]], [
-        Pair(run.id, a[0], b[0], 0.9, 9.0, 2, 2), Pair(run.id, a[1], b[1], 0.75, 7.5, 1, 1),
+        Pair(run.id, a[0], b[0], 0.9, 9.0, 2, 2, probability=0.93),
+        Pair(run.id, a[1], b[1], 0.75, 7.5, 1, 1, probability=0.81),
         Pair(run.id, x[0], a[0], 0.8, 8.0, 1, 1),
     ])
     store.finish_alignment_run(run.id, {"pairs": 3, "dropped_near_verbatim": 2})
@@ -195,6 +196,8 @@ SEARCHES = [
     ({"until": "2026-03-02"}, {"rossi", "council", "xss"}),
     ({"min_score": 0.76}, {"rossi", "xss"}),
     ({"min_score": 0.7, "max_score": 0.79}, {"council"}),
+    ({"min_probability": 0.8}, {"rossi", "council"}),  # "xss" has no probability
+    ({"min_probability": 0.9}, {"rossi"}),
 ]
 
 
@@ -204,6 +207,17 @@ def test_pair_search_filters(corpus):
         ids = {p["id"] for p in body["pairs"]}
         found = {name for name, pid in corpus.pairs.items() if pid in ids}
         assert found == expected, params
+
+
+def test_pairs_show_the_scorers_probability(corpus):
+    body = corpus.client.get("/api/pairs", params={"run": corpus.run}).json()
+    probability = {p["id"]: p["probability"] for p in body["pairs"]}
+    assert probability == {corpus.pairs["rossi"]: 0.93, corpus.pairs["council"]: 0.81,
+                           corpus.pairs["xss"]: None}
+    page = corpus.client.get("/pairs", params={"run": corpus.run, "min_probability": 0.9}).text
+    assert page.count('class="probability">probability 0.930<') == 1
+    assert "signed off" in page and "met for half" not in page
+    assert 'name="min_probability" type="number" min="0" max="1" step="0.01" value="0.9"' in page
 
 
 def test_pair_search_pages_newest_first_without_overlap(corpus):
@@ -225,6 +239,7 @@ def test_pair_search_pages_newest_first_without_overlap(corpus):
 BAD_PARAMETERS = [
     {"limit": 101}, {"limit": 0}, {"min_score": 1.5}, {"since": "yesterday"},
     {"since": "2026-03-05", "until": "2026-03-01"}, {"min_score": 0.9, "max_score": 0.1},
+    {"min_probability": -0.1}, {"min_probability": 1.01},
     {"run": 0}, {"q": "x" * 201}, {"unknown": 1},
 ]
 
