@@ -58,11 +58,12 @@ def sweep(dips: DipsGenerator, examples: list[Example], n: int, similarity: Any)
         tokens = [[c.tokens for c in cands] for cands in outputs if cands]
         cosines = similarity([(e.source.text, c.text) for e, cands in zip(examples, outputs, strict=True)
                               for c in cands])
-        curve.append({"weight": weight,
-                      "distinct_2": round(sum(m.distinct_n(t, 2) for t in tokens) / len(tokens), 4),
+        count = max(1, len(tokens))  # no outputs at all (keep_names "all"): zeros
+        curve.append({"weight": weight, "outputs_per_input": round(len(cosines) / len(examples), 2),
+                      "distinct_2": round(sum(m.distinct_n(t, 2) for t in tokens) / count, 4),
                       "pairwise_one_minus_bleu": round(sum(m.pairwise(t, m.one_minus_bleu) for t in tokens)
-                                                       / len(tokens), 2),
-                      "use_cosine": round(sum(cosines) / len(cosines), 4)})
+                                                       / count, 2),
+                      "use_cosine": round(sum(cosines) / max(1, len(cosines)), 4)})
     return curve
 
 

@@ -247,6 +247,7 @@ class DipsConfig(_Section):
     weight: float = Field(0.4, ge=0, le=1)
     max_n: int = Field(2, ge=1)
     keep_names: str = Field("all", pattern=r"^(all|most|off)$")
+    name_bonus: float = Field(8.0, ge=0)
 
 
 class OvergenConfig(_Section):

@@ -46,7 +46,7 @@ class Apertium:
         self.timeout = timeout
 
     def _run(self, text: str, mode: str) -> str:
-        done = subprocess.run([self.binary, "-u", "-n", mode], input=text, capture_output=True,
+        done = subprocess.run([self.binary, "-u", mode], input=text, capture_output=True,
                               text=True, timeout=self.timeout, check=False)
         if done.returncode:
             raise ParawireError(f"apertium {mode} failed: {done.stderr.strip().splitlines()[-1:]}")

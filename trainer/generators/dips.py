@@ -67,7 +67,9 @@ class DipsGenerator(OneByOne):
         seen = {source.model_tokens}
         out = []
         choose = self.per_step(source) if self.config.mode == "per-step" else None
-        for tokens, score in self.model.nbest(source.model_tokens, self.options, choose):
+        for tokens, score in self.model.nbest(source.model_tokens, self.options, choose,
+                                              source.proper_nouns | source.numbers,
+                                              self.config.name_bonus):
             key = tuple(tokens)
             if key and key not in seen:
                 seen.add(key)
