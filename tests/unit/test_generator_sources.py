@@ -112,6 +112,11 @@ def test_chains_are_built_from_the_sources_setting_and_skipped_with_the_step_s_r
     settings = load_settings(None, generate={"overgen": {"wordnet_dir": str(tmp_path)}})
     built, skipped = source_generators(["apertium>wordnet"], models, settings)
     assert built == [] and skipped["apertium>wordnet"].startswith("wordnet: no WordNet database")
+    settings = load_settings(None, generate={"overgen": {"apertium_pairs": {"en": "eng-xyz"}}})
+    built, skipped = source_generators(["apertium", "apertium>wordnet"], models, settings)
+    assert built == []
+    assert skipped["apertium"].startswith("no Apertium pair installed for the round trip (eng-xyz")
+    assert skipped["apertium>wordnet"].startswith("apertium: no Apertium pair installed")
     with pytest.raises(ParawireError, match="unknown candidate source 'synonyms'"):
         source_generators(["apertium>synonyms"], models, settings)
 
