@@ -95,7 +95,7 @@ def rank_table(results: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> None:
-    settings = load_settings(None, train={"threads": args.threads})
+    settings = load_settings(None, generate={"threads": args.threads})
     generators, models = generators_of(settings, GENERATORS, args.forward, args.backward, "cpu")
     judges = judges_of(models)
     judges.parser = spacy_parser(settings.nlp.models["en"])
@@ -132,7 +132,7 @@ def main() -> None:
     go.add_argument("--seed", type=int, default=1)
     go.add_argument("--ecb-limit", type=int, default=None)
     go.add_argument("--msrp-limit", type=int, default=100)
-    go.add_argument("--threads", type=int, default=2)
+    go.add_argument("--threads", type=int, default=1, help="torch threads (generate.threads).")
     args = parser.parse_args()
     if args.command == "prepare":
         print(json.dumps(prepare(args.ecb, args.out, args.seed)))

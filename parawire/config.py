@@ -246,15 +246,17 @@ class DipsConfig(_Section):
     step_beam: int = Field(10, ge=1)
     weight: float = Field(0.4, ge=0, le=1)
     max_n: int = Field(2, ge=1)
-    keep_names: bool = True
+    keep_names: str = Field("all", pattern=r"^(all|most|off)$")
+    name_bonus: float = Field(8.0, ge=0)
 
 
 class OvergenConfig(_Section):
     """[generate.overgen]: over-generate from several sources, then prune."""
 
-    sources: list[str] = ["beam", "sample", "dips", "wordnet", "round-trip"]
+    sources: list[str] = ["beam", "sample", "dips", "wordnet", "round-trip", "apertium"]
     per_source: int = Field(10, ge=1)
     wordnet_dir: Path = Path("/usr/share/wordnet")
+    apertium_pairs: dict[str, str] = Field(default_factory=lambda: {"en": "eng-spa"})
     synonym_fraction: float = Field(0.3, gt=0, le=1)
     irrelevant: float = Field(0.5, ge=-1, le=1)
     duplicate: float = Field(0.95, ge=-1, le=1)
@@ -264,7 +266,8 @@ class OvergenConfig(_Section):
 class RankConfig(_Section):
     """[generate.rank]: pool many candidates, filter, rank."""
 
-    sources: list[str] = ["beam-blocked", "backward", "sample", "dips", "wordnet", "round-trip"]
+    sources: list[str] = ["beam-blocked", "backward", "sample", "dips", "wordnet", "round-trip",
+                          "apertium"]
     per_source: int = Field(10, ge=1)
     block_source_ngrams: int = Field(3, ge=1)
     lm_order: int = Field(3, ge=1)
@@ -279,6 +282,7 @@ class GenerateConfig(_Section):
 
     generator: str = Field("beam", min_length=1)
     n: int = Field(5, ge=1)
+    threads: int = Field(1, ge=0)
     seed: int = 1
     top_k: int = Field(10, ge=1)
     constraint_sets: int = Field(5, ge=1)

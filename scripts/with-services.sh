@@ -12,6 +12,9 @@ command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 # WordNet 3.0 database files for the overgen/rank generators' synonym source.
 [ -f /usr/share/wordnet/index.noun ] || need_apt+=(wordnet-base)
+# Apertium and its English-Spanish pair for the overgen/rank round-trip source.
+command -v apertium >/dev/null 2>&1 || need_apt+=(apertium)
+[ -f /usr/share/apertium/modes/eng-spa.mode ] || need_apt+=(apertium-eng-spa)
 docker compose version >/dev/null 2>&1 || command -v docker-compose >/dev/null 2>&1 \
   || need_apt+=(docker-compose)
 if [ ${#need_apt[@]} -gt 0 ]; then

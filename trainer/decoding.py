@@ -143,13 +143,16 @@ Choose = Callable[[int, list[list[int]]], list[int]]
 
 @torch.no_grad()
 def nbest(model: PointerGenerator, batch: Batch, options: DecodeOptions,
-          choose: Choose | None = None) -> list[tuple[list[int], float]]:
+          choose: Choose | None = None, keep: Collection[int] = (),
+          bonus: float = 0.0) -> list[tuple[list[int], float]]:
     """Every finished hypothesis of a one-sentence batch with its score, best first: the beam
     keeps `beam` live hypotheses, stops when `beam` have ended, and scores ended ones (and the
     live ones at max_len) by log-probability / length^penalty.
 
     With `choose` (DiPS per step), each step's 3 · beam best extensions go to
-    choose(step, their token lists), which returns the indices of those kept (at most beam)."""
+    choose(step, their token lists), which returns the indices of those kept (at most beam).
+    With `keep` and `bonus`, each word of keep that a hypothesis has not written yet gets
+    bonus added to its log-probability (a soft constraint: keep the input's names)."""
     if batch.source.size(0) != 1:
         raise ValueError("beam search decodes one sentence at a time")
     memory, state = model.encode(batch)
@@ -165,6 +168,11 @@ def nbest(model: PointerGenerator, batch: Batch, options: DecodeOptions,
         step = model.step(previous, state, memory.select(rows))
         scores = next_scores(model, step.probs, [h.tokens for h in live], [size] * len(live), options,
                              grams * len(live) if grams else None)
+        if keep and bonus:
+            for row, hypothesis in enumerate(live):
+                missing = set(keep).difference(hypothesis.tokens)
+                if missing:
+                    scores[row, list(missing)] += bonus
         totals = torch.tensor([h.log_prob for h in live], device=device)[:, None] + scores
         width = totals.size(1)
         top = totals.view(-1).topk(min(options.beam + limit, totals.numel()))

@@ -54,16 +54,17 @@ class Paraphraser:
     @torch.no_grad()
     def nbest(self, source: Sequence[str], options: DecodeOptions,
               choose: Callable[[int, list[list[str]]], list[int]] | None = None,
-              ) -> list[tuple[list[str], float]]:
+              keep: Iterable[str] = (), bonus: float = 0.0) -> list[tuple[list[str], float]]:
         """Every finished beam hypothesis for one tokenised source with its length-normalised
         log-probability, best first; `choose` (decoding.nbest's) reads the partial hypotheses
-        as words."""
+        as words; the words of `keep` get `bonus` until written (decoding.nbest)."""
         if not source:
             return []
         item = self._encoded(source)
         pick = None if choose is None else (
             lambda step, rows: choose(step, [words(r, self.vocab.itos, item.oovs) for r in rows]))
-        ranked = nbest(self.model, collate([item]).to(self.device), options, pick)
+        ranked = nbest(self.model, collate([item]).to(self.device), options, pick,
+                       self.word_ids(item, keep), bonus)
         return [(words(ids, self.vocab.itos, item.oovs), score) for ids, score in ranked]
 
     def word_ids(self, item: Encoded, tokens: Iterable[str]) -> set[int]:

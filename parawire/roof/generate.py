@@ -32,7 +32,7 @@ def generators_of(settings: Settings, names: Sequence[str], checkpoint: Path,
     from parawire.aligner import cosine_similarities
 
     models = Models.load(checkpoint, backward, device or settings.train.device,
-                         settings.train.threads)
+                         settings.generate.threads)
     models.similarity = cosine_similarities
     return [build_generator(name, models, settings) for name in names], models
 

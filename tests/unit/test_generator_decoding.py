@@ -115,6 +115,18 @@ def test_source_bigram_blocking_copies_no_bigram_of_the_input():
         assert not ngrams(output, 2) & source_bigrams
 
 
+def test_a_name_bonus_makes_hypotheses_write_the_input_s_name():
+    model = _tiny()
+    item, batch = _batch()
+    zorvak = item.source_ext[SOURCE.index("zorvak")]  # an OOV word: its copy id
+    options = DecodeOptions(beam=4, max_len=8)
+    plain = nbest(model, batch, options)
+    boosted = nbest(model, batch, options, keep={zorvak}, bonus=50.0)
+    assert not any(zorvak in tokens for tokens, _ in plain)
+    assert boosted and all(tokens.count(zorvak) == 1 for tokens, _ in boosted)  # once: then no bonus
+    assert nbest(model, batch, options, keep={zorvak}, bonus=0.0) == plain
+
+
 def _checkpoint(folder: Path, seed: int, direction: str) -> Path:
     corpus = folder / "corpus"
     corpus.mkdir(exist_ok=True)

@@ -40,8 +40,8 @@ def test_dips_chooses_distinct_hypotheses_of_the_beam_and_never_the_input(models
 
 
 def test_fidelity_alone_picks_the_most_faithful_hypothesis_first(models):
-    generator = _dips(models, 1.0)
-    pool = [tokens for tokens, _ in generator.hypotheses(SOURCE)]
+    generator = _dips(models, 1.0)  # among the hypotheses keep_names leaves
+    pool = [tokens for tokens, _ in keeping_names(SOURCE, generator.hypotheses(SOURCE))]
     objective = Objective.build(pool, SOURCE.model_tokens,
                                 [mean_embedding(models.forward, t) for t in pool],
                                 mean_embedding(models.forward, SOURCE.model_tokens), 1.0, 3)
@@ -84,9 +84,12 @@ def test_per_step_dips_chooses_live_hypotheses_from_the_middle_on(models):
     assert [c.text for c in generator.generate(SOURCE, 3, seed=1)] == [c.text for c in outputs]
 
 
-def test_keep_names_leaves_out_hypotheses_that_lose_a_name_or_number_when_enough_keep_them():
+def test_keep_names_policies_all_most_and_off():
     source = Source.from_text("The mayor met Zorvak on Monday, 2008.", proper_nouns=["Zorvak"])
     pool = [(("the", "mayor", "met", "zorvak", "in", "2008"), -1.0), (("the", "mayor", "met"), -1.1),
             (("zorvak", "met", "the", "mayor", "in", "2008"), -1.2), (("in", "2008"), -1.3)]
-    assert keeping_names(source, pool, 2) == [pool[0], pool[2]]
-    assert keeping_names(source, pool, 3) == pool  # too few keep them: the whole pool
+    assert keeping_names(source, pool) == [pool[0], pool[2]]  # however few: no filling up
+    losing = pool[1:2] + pool[3:] + [(("zorvak", "left"), -2.0)]
+    assert keeping_names(source, losing) == []  # none keeps both
+    assert keeping_names(source, losing, "most") == [pool[3], (("zorvak", "left"), -2.0)]
+    assert keeping_names(source, losing, "off") == losing

@@ -33,12 +33,17 @@ def mean_embedding(model: Paraphraser, tokens: Sequence[str]) -> list[float]:
 
 
 def keeping_names(source: Source, pool: list[tuple[tuple[str, ...], float]],
-                  n: int) -> list[tuple[tuple[str, ...], float]]:
-    """The hypotheses (model tokens) that keep every name and number of the input, when at
-    least n do; else the whole pool."""
+                  policy: str = "all") -> list[tuple[tuple[str, ...], float]]:
+    """The hypotheses (model tokens, pool order) that policy "all" keeps: those that keep every
+    name and number of the input, however few (none when no hypothesis does: a paraphrase
+    that loses a name says something else); "most": those that keep the most of them;
+    "off": the whole pool."""
+    if policy == "off" or not pool:
+        return pool
     required = set(source.proper_nouns) | set(source.numbers)
-    keeping = [h for h in pool if required <= set(h[0])]
-    return keeping if len(keeping) >= n else pool
+    kept = [len(required & set(tokens)) for tokens, _ in pool]
+    bar = len(required) if policy == "all" else max(kept)
+    return [h for h, count in zip(pool, kept, strict=True) if count == bar]
 
 
 class DipsGenerator(OneByOne):
@@ -62,7 +67,9 @@ class DipsGenerator(OneByOne):
         seen = {source.model_tokens}
         out = []
         choose = self.per_step(source) if self.config.mode == "per-step" else None
-        for tokens, score in self.model.nbest(source.model_tokens, self.options, choose):
+        for tokens, score in self.model.nbest(source.model_tokens, self.options, choose,
+                                              source.proper_nouns | source.numbers,
+                                              self.config.name_bonus):
             key = tuple(tokens)
             if key and key not in seen:
                 seen.add(key)
@@ -87,10 +94,10 @@ class DipsGenerator(OneByOne):
         return choose
 
     def generate(self, source: Source, n: int, seed: int) -> list[Candidate]:
-        """Up to n hypotheses in the order the greedy choice took them; with keep_names, from
-        those that keep every name and number of the input when at least n do."""
-        pool = self.hypotheses(source)
-        return self.select(source, keeping_names(source, pool, n) if self.config.keep_names else pool, n)
+        """Up to n hypotheses in the order the greedy choice took them, from those that the
+        keep_names policy leaves (keeping_names)."""
+        return self.select(source, keeping_names(source, self.hypotheses(source),
+                                                 self.config.keep_names), n)
 
     def select(self, source: Source, pool: list[tuple[tuple[str, ...], float]],
                n: int) -> list[Candidate]:
@@ -101,7 +108,7 @@ class DipsGenerator(OneByOne):
                                     mean_embedding(self.model, source.model_tokens),
                                     self.config.weight, n, self.config.max_n)
         out = []
-        for index in greedy(objective, n):
+        for index in greedy(objective, n) if items else []:
             tokens, score = pool[index]
             cased = restore_case(tokens, source) if self.restore else tokens
             out.append(Candidate(detokenize(cased), cased, self.name,

@@ -18,11 +18,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from parawire.trainer.generators.api import Candidate, Generator, OneByOne, Scorer, Source
+from parawire.trainer.generators.api import Candidate, Generator, Scorer, Source
 from parawire.trainer.generators.evaluation import Similarity
 from parawire.trainer.generators.lm import KneserNey
 from parawire.trainer.generators.metrics import one_minus_bleu, wer, words
-from parawire.trainer.generators.overgen import interleave
+from parawire.trainer.generators.overgen import interleave, pool_batch
 from parawire.trainer.generators.prune import keeps_names_and_numbers
 
 FILTERS = ("copies", "diversity", "fluency", "semantic")
@@ -48,10 +48,11 @@ def mean_ranks(columns: Sequence[Sequence[float]], higher_better: Sequence[bool]
     return [t / max(1, len(columns)) for t in totals]
 
 
-class RankMany(OneByOne):
+class RankMany:
     """Candidates of several source generators, filtered and ranked (module docstring).
 
-    `counts` adds up pooled, removed per filter and kept over every call."""
+    `counts` adds up pooled, removed per filter and kept over every call; `seconds` the CPU
+    seconds of each source."""
 
     name = "rank"
 
@@ -66,10 +67,20 @@ class RankMany(OneByOne):
         self.backward = backward
         self.skipped = dict(skipped or {})
         self.counts: Counter[str] = Counter()
+        self.seconds: Counter[str] = Counter()
 
     def generate(self, source: Source, n: int, seed: int) -> list[Candidate]:
         """The n best-ranked survivors, best first, each with its scores."""
-        pool = interleave([g.generate(source, self.per_source, seed) for g in self.sources])
+        return self.generate_batch([source], n, seed)[0]
+
+    def generate_batch(self, sources: Sequence[Source], n: int, seed: int) -> list[list[Candidate]]:
+        """Each source's ranked survivors; every source generator runs once over the batch."""
+        pools = pool_batch(self.sources, sources, self.per_source, seed, self.seconds)
+        return [self.choose(source, groups, n) for source, groups in zip(sources, pools, strict=True)]
+
+    def choose(self, source: Source, groups: Sequence[Sequence[Candidate]], n: int) -> list[Candidate]:
+        """The n best-ranked survivors of one source's pooled groups, counted in `counts`."""
+        pool = interleave(groups)
         self.counts["pooled"] += len(pool)
         seen = {words(source.tokens)}
         distinct = []

@@ -112,13 +112,42 @@ def _dips(models: Models, settings: Settings) -> Generator:
                          settings.generate.dips, settings.train.restore_case)
 
 
+SOURCE_NAMES = ("beam", "beam-blocked", "backward", "sample", "dips", "wordnet", "round-trip",
+                "apertium")
+
+
 def source_generators(names: list[str], models: Models,
                       settings: Settings) -> tuple[list[Generator], dict[str, str]]:
-    """The candidate sources of a composite generator by name (beam, beam-blocked, backward,
-    sample, dips, wordnet, round-trip), and the reason each one that cannot run here is skipped."""
+    """The candidate sources of a composite generator by name (see SOURCE_NAMES; "a>b" chains
+    sources, see chain), and the reason each one that cannot run here is skipped."""
+    from parawire.trainer.generators.chain import SEPARATOR, Chain
+
+    built: list[Generator] = []
+    skipped: dict[str, str] = {}
+    for name in names:
+        steps = name.split(SEPARATOR)
+        for step in steps:
+            if step not in SOURCE_NAMES:
+                raise ParawireError(f"unknown candidate source {step!r} in generate.overgen/rank."
+                                    f"sources; choose from {', '.join(SOURCE_NAMES)} (a>b chains them)")
+        made: list[Generator] = []
+        for step in steps:
+            try:
+                made.append(_source(step, models, settings))
+            except ParawireError as error:
+                skipped[name] = f"{step}: {error}" if len(steps) > 1 else str(error)
+                break
+        else:
+            built.append(made[0] if len(made) == 1 else Chain(made))
+    return built, skipped
+
+
+def _source(name: str, models: Models, settings: Settings) -> Generator:
+    """One candidate source by name; a ParawireError says why it cannot run here."""
     from dataclasses import replace
 
     from parawire.trainer.decoding import DecodeOptions
+    from parawire.trainer.generators.apertium import load_apertium
     from parawire.trainer.generators.beam import BeamGenerator
     from parawire.trainer.generators.roundtrip import RoundTrip, load_translator
     from parawire.trainer.generators.sample_cluster import ConstrainedSampler
@@ -126,39 +155,26 @@ def source_generators(names: list[str], models: Models,
 
     cfg = settings.generate
     options = DecodeOptions.from_config(settings.train)
-    built: list[Generator] = []
-    skipped: dict[str, str] = {}
-    for name in names:
-        if name == "sample":
-            built.append(ConstrainedSampler(models.forward, options, cfg, settings.train.restore_case))
-        elif name == "round-trip":
-            try:
-                built.append(RoundTrip(load_translator()))
-            except ParawireError as error:
-                skipped[name] = str(error)
-        elif name == "wordnet":
-            try:
-                built.append(SynonymGenerator(wordnet_at(str(cfg.overgen.wordnet_dir)),
-                                              cfg.overgen.synonym_fraction))
-            except ParawireError as error:
-                skipped[name] = str(error)
-        elif name == "beam-blocked":
-            built.append(BeamGenerator(models.forward, replace(
-                options, block_source_ngrams=cfg.rank.block_source_ngrams), settings.train.restore_case))
-            built[-1].name = name
-        elif name == "backward":
-            if models.backward is None:
-                skipped[name] = "no backward model (--backward)"
-                continue
-            built.append(BeamGenerator(models.backward, options, settings.train.restore_case))
-            built[-1].name = name
-        elif name in {"beam", "dips"}:
-            built.append(build_generator(name, models, settings))
-        else:
-            raise ParawireError(f"unknown candidate source {name!r} in generate.overgen/rank.sources; "
-                                "choose from beam, beam-blocked, backward, sample, dips, wordnet, "
-                                "round-trip")
-    return built, skipped
+    if name == "sample":
+        return ConstrainedSampler(models.forward, options, cfg, settings.train.restore_case)
+    if name == "round-trip":
+        return RoundTrip(load_translator())
+    if name == "apertium":
+        return load_apertium(cfg.overgen.apertium_pairs)
+    if name == "wordnet":
+        return SynonymGenerator(wordnet_at(str(cfg.overgen.wordnet_dir)), cfg.overgen.synonym_fraction)
+    if name == "beam-blocked":
+        blocked = BeamGenerator(models.forward, replace(
+            options, block_source_ngrams=cfg.rank.block_source_ngrams), settings.train.restore_case)
+        blocked.name = name
+        return blocked
+    if name == "backward":
+        if models.backward is None:
+            raise ParawireError("no backward model (--backward)")
+        backward = BeamGenerator(models.backward, options, settings.train.restore_case)
+        backward.name = name
+        return backward
+    return build_generator(name, models, settings)  # beam, dips
 
 
 def _similarity(models: Models, name: str) -> Similarity:
