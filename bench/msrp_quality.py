@@ -18,9 +18,10 @@
    shipped scorer at align.min_probability, on train (where the default is chosen; the
    scorer was fitted there, so its train figures are in-sample) and on val.
 3. Retrieval (--retrieval): every MSRP sentence of the --retrieval-splits (train and val
-   unless told) indexed, the aligner run over all of them with the default [align], with the
-   --gate criteria and at the defaults with each --sparse-min-pn; among the mined pairs labelled
-   in MSRP, how many are paraphrases, and how many labelled paraphrases were found.
+   unless told) indexed, the aligner run over all of them with the default [align], and with
+   the --gate criteria or (when given) at the defaults with each --sparse-min-pn; among the
+   mined pairs labelled in MSRP, how many are paraphrases, and how many labelled paraphrases
+   were found.
 """
 
 from __future__ import annotations
@@ -170,8 +171,8 @@ def reference_rule(values: Sequence[int]) -> dict[str, Any]:
 
 def retrieval(gate: Constraints, splits: Sequence[str],
               sparse_values: Sequence[int]) -> dict[str, Any]:
-    """The aligner run over every sentence of the splits: at the defaults, with the --gate
-    criteria, and at the defaults with each --sparse-min-pn; mined pairs against the labels
+    """The aligner run over every sentence of the splits: at the defaults, and with the --gate
+    criteria or (when given) at the defaults with each --sparse-min-pn; mined pairs against the labels
     (pairs MSRP does not label are counted, and a few shown to be read)."""
     rows = [row for split in splits for row in read_msrp(split)]
     texts = {}
@@ -185,11 +186,12 @@ def retrieval(gate: Constraints, splits: Sequence[str],
                 for label, i1, i2, _, _ in rows if i1 in sentence and i2 in sentence}
     positives = sum(label for label, *_ in rows)
     found: dict[str, Any] = {"splits": list(splits), "sentences": len(texts)}
-    criteria: list[tuple[str, dict[str, Any]]] = [
-        ("defaults", {}),
-        ("gate", {"min_cn": gate.min_cn, "min_pn": gate.min_pn, "alpha": gate.alpha,
-                  "beta": 0.0}),
-        *((f"sparse_min_pn_{n}", {"sparse_min_pn": n}) for n in sparse_values)]
+    criteria: list[tuple[str, dict[str, Any]]] = [("defaults", {})]
+    if sparse_values:
+        criteria += [(f"sparse_min_pn_{n}", {"sparse_min_pn": n}) for n in sparse_values]
+    else:
+        criteria.append(("gate", {"min_cn": gate.min_cn, "min_pn": gate.min_pn,
+                                  "alpha": gate.alpha, "beta": 0.0}))
     for name, align in criteria:
         run_settings = settings.model_copy(
             update={"align": settings.align.model_copy(update=align)})
