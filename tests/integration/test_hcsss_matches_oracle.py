@@ -150,4 +150,5 @@ def test_a_sparse_reference_finds_its_richer_partner_and_no_sparser_one():
     assert [hit.sentence_id for hit in index.search(build_query(sparse, AlignParams()))] == [2]
     params = AlignParams(sparse_min_pn=2)
     assert engine_candidates(index, [sparse, richer, as_sparse], params) == {(1, 2), (3, 2)}
-    assert engine_candidates(index, [sparse, richer, as_sparse], AlignParams()) == set()
+    paper = AlignParams(sparse_min_pn=3)
+    assert engine_candidates(index, [sparse, richer, as_sparse], paper) == set()
