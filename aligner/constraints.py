@@ -1,4 +1,11 @@
-"""Reference selection and Algorithm 1 of DESIGN.md, as pure functions."""
+"""Reference selection and Algorithm 1 of DESIGN.md, as pure functions.
+
+With `sparse_min_pn` below `min_pn`, a pair is also searched from its sparser side: a
+sentence with at least `sparse_min_pn` proper nouns (and `min_cn` common nouns) is a
+reference too, and a candidate must then hold `min_pn` proper nouns itself, so the pair as a
+whole still meets the full rule on its richer side. At `sparse_min_pn >= min_pn` the rule is
+off and both definitions are the paper's.
+"""
 
 from __future__ import annotations
 
@@ -13,11 +20,17 @@ class Constraints:
     min_cn: int
     min_pn: int
     alpha: float
+    sparse_min_pn: int
+
+    @property
+    def reference_min_pn(self) -> int:
+        """Proper nouns a reference needs: `sparse_min_pn`, or `min_pn` when that is lower."""
+        return min(self.sparse_min_pn, self.min_pn)
 
 
 def is_reference(pn: Set[str], cn: Set[str], c: Constraints) -> bool:
-    """RS membership: |CN(s)| >= min_CN and |PN(s)| >= min_PN."""
-    return len(cn) >= c.min_cn and len(pn) >= c.min_pn
+    """RS membership: |CN(s)| >= min_CN and |PN(s)| >= min(sparse_min_PN, min_PN)."""
+    return len(cn) >= c.min_cn and len(pn) >= c.reference_min_pn
 
 
 def required_cn_matches(cn_count: int, c: Constraints) -> int | None:
@@ -35,8 +48,12 @@ def required_cn_matches(cn_count: int, c: Constraints) -> int | None:
 
 def is_paraphrase(ref_pn: Set[str], ref_cn: Set[str], pn: Set[str], cn: Set[str],
                   c: Constraints) -> bool:
-    """Algorithm 1: is sentence (pn, cn) a paraphrase candidate of reference (ref_pn, ref_cn)?"""
-    if not ref_pn <= pn:
+    """Algorithm 1: is sentence (pn, cn) a paraphrase candidate of reference (ref_pn, ref_cn)?
+
+    Besides PN(rs) ⊆ PN(s), the candidate must hold min_PN proper nouns: a reference with
+    fewer (the sparse rule) finds only richer partners; one with min_PN finds no other kind.
+    """
+    if not ref_pn <= pn or len(pn) < c.min_pn:
         return False
     if len(ref_cn) == c.min_cn:
         return ref_cn <= cn

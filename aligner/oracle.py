@@ -34,7 +34,8 @@ def within_filters(reference: Sentence, candidate: Sentence, params: AlignParams
 def brute_force_candidates(sentences: Sequence[Sentence], params: AlignParams,
                            references: Sequence[Sentence] | None = None) -> set[tuple[int, int]]:
     """Every (reference id, candidate id) that Algorithm 1 accepts, by exhaustive comparison
-    of each reference (all sentences, or those given) with every sentence."""
+    of each reference (all sentences, or those given) with every sentence; references below
+    min_pn proper nouns (the sparse rule) pair only with candidates that hold min_pn."""
     c = params.constraints
     found: set[tuple[int, int]] = set()
     for reference in sentences if references is None else references:

@@ -41,7 +41,8 @@ class AlignParams(AlignCriteria):
     @property
     def constraints(self) -> Constraints:
         """The part of the parameters that Algorithm 1 uses."""
-        return Constraints(min_cn=self.min_cn, min_pn=self.min_pn, alpha=self.alpha)
+        return Constraints(min_cn=self.min_cn, min_pn=self.min_pn, alpha=self.alpha,
+                           sparse_min_pn=self.sparse_min_pn)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-safe dict of the parameters (dates as ISO strings)."""

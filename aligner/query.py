@@ -36,4 +36,5 @@ def build_query(reference: Sentence, params: AlignParams) -> HcsssQuery | None:
         topic=reference.topic if params.same_topic else None,
         exclude_source=reference.source if params.exclude_same_outlet else None,
         limit=params.max_hits,
+        min_pn_count=params.min_pn,
     )

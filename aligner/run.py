@@ -42,7 +42,8 @@ class Candidate(NamedTuple):
 
 
 def select_references(store: Store, params: AlignParams) -> list[int]:
-    """Ids of the reference set RS within the run's scope, in id order."""
+    """Ids of the reference set RS within the run's scope (sparse references included), in id
+    order."""
     c = params.constraints
     return [
         s.id

@@ -1,12 +1,15 @@
 """End to end on ECB+: 921 real news articles about 43 events; how many pairs, on-event?
 
-    nice -n 10 .venv/bin/python bench/ecbplus_alignment.py [--relaxed 2 1 0.5 0.0]
+    nice -n 10 .venv/bin/python bench/ecbplus_alignment.py [--relaxed 2 1 0.5 0.0] \
+        [--sparse-min-pn 3]
 
 Annotates, indexes and aligns every article (no dates in ECB+, so no date window), with
 the default [align] parameters and with relaxed criteria (min_cn, min_pn, alpha, beta; the
 scorer and the filters as configured), then reports pairs per 1,000 sentences and the
 share of mined pairs whose two sentences come from articles on the same event topic (and
-sub-topic). Run the same script on an older checkout for the figures before a change.
+sub-topic). --sparse-min-pn adds runs at the defaults but for that reference rule (3, the
+default min_pn, is the rule before issue 12). Run the same script on an older checkout for
+the figures before a change.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--relaxed", type=float, nargs=4, default=[2, 1, 0.5, 0.0],
                         metavar=("MIN_CN", "MIN_PN", "ALPHA", "BETA"))
+    parser.add_argument("--sparse-min-pn", type=int, nargs="+", default=[], metavar="N",
+                        help="extra runs at the defaults with this align.sparse_min_pn")
     args = parser.parse_args()
     articles = [json.loads(line) for line in (SHARED_DATA / "ecbplus" / "articles.jsonl").open()]
     topic = {f"ecb:{a['id']}": (a["topic"], a["subtopic"]) for a in articles}
@@ -38,9 +43,11 @@ def main() -> None:
     article_of = {s.id: url for url, sentences in by_url.items() for s in sentences}
     min_cn, min_pn, alpha, beta = args.relaxed
     runs: dict[str, Any] = {}
-    for name, align in (("defaults", {}), ("relaxed", {"min_cn": int(min_cn),
-                                                      "min_pn": int(min_pn), "alpha": alpha,
-                                                      "beta": beta})):
+    criteria: list[tuple[str, dict[str, Any]]] = [
+        ("defaults", {}),
+        ("relaxed", {"min_cn": int(min_cn), "min_pn": int(min_pn), "alpha": alpha, "beta": beta}),
+        *((f"sparse_min_pn_{n}", {"sparse_min_pn": n}) for n in args.sparse_min_pn)]
+    for name, align in criteria:
         run_settings = settings.model_copy(
             update={"align": settings.align.model_copy(update=align)})
         started = time.perf_counter()

@@ -1,6 +1,6 @@
 """Aligner quality on MSRP: labelled news sentence pairs (tuned on train, scored on val).
 
-    nice -n 10 .venv/bin/python bench/msrp_quality.py [--retrieval]
+    nice -n 10 .venv/bin/python bench/msrp_quality.py [--retrieval] [--sparse-min-pn 0 1 2 3]
 
 1. Classifier, on the val split (nothing here is tuned on it): a labelled pair is predicted
    a paraphrase when
@@ -13,9 +13,15 @@
    For the curves, the precision at recall 0.30 and 0.50 on val is read off too. The
    filters for pairs that teach nothing are applied to the val pairs the scorer keeps and
    counted (MSRP labels quote copies paraphrases; a corpus should not hold them).
-2. Retrieval (--retrieval): every MSRP sentence indexed, the aligner run over all of them
-   with the default [align] and with the --gate criteria; among the mined pairs labelled
-   in MSRP, how many are paraphrases, and how many labelled paraphrases were found.
+2. Reference rule (--sparse-min-pn): Algorithm 1 at the default [align] criteria with each
+   given sparse_min_pn (a pair searched from its sparser side too), alone and with the
+   shipped scorer at align.min_probability, on train (where the default is chosen; the
+   scorer was fitted there, so its train figures are in-sample) and on val.
+3. Retrieval (--retrieval): every MSRP sentence of the --retrieval-splits (train and val
+   unless told) indexed, the aligner run over all of them with the default [align], and with
+   the --gate criteria or (when given) at the defaults with each --sparse-min-pn; among the
+   mined pairs labelled in MSRP, how many are paraphrases, and how many labelled paraphrases
+   were found.
 """
 
 from __future__ import annotations
@@ -43,7 +49,7 @@ from parawire.records import Sentence
 from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
 
-PAPER = Constraints(min_cn=3, min_pn=3, alpha=0.7)
+PAPER = Constraints(min_cn=3, min_pn=3, alpha=0.7, sparse_min_pn=3)
 
 
 def msrp_signals(split: str, pairs: list[tuple[Sentence, Sentence, bool]]) -> list[dict]:
@@ -138,31 +144,69 @@ def classifier(gate: Constraints) -> dict[str, Any]:
     return result
 
 
-def retrieval(gate: Constraints) -> dict[str, Any]:
-    rows = read_msrp("train") + read_msrp("val")
+def reference_rule(values: Sequence[int]) -> dict[str, Any]:
+    """Precision and recall of the default criteria with each sparse_min_pn, per split."""
+    defaults = AlignConfig()
+    scorer = load_scorer(defaults.scorer_model)
+    result: dict[str, Any] = {"criteria": {"min_cn": defaults.min_cn, "min_pn": defaults.min_pn,
+                                           "alpha": defaults.alpha,
+                                           "min_probability": defaults.min_probability,
+                                           "scorer_version": scorer.version}}
+    for split in ("train", "val"):
+        pairs = msrp_pairs(split)
+        labels = [y for *_, y in pairs]
+        kept = [scorer.probability(row) >= defaults.min_probability
+                for row in msrp_signals(split, pairs)]
+        result[split] = {}
+        for value in values:
+            test = accepted(Constraints(min_cn=defaults.min_cn, min_pn=defaults.min_pn,
+                                        alpha=defaults.alpha, sparse_min_pn=value), entity_keys)
+            inside = [test(a, b) for a, b, _ in pairs]
+            result[split][f"sparse_min_pn_{value}"] = {
+                "gate": precision_recall(inside, labels),
+                "gate_and_scorer": precision_recall(
+                    [g and k for g, k in zip(inside, kept, strict=True)], labels)}
+    return result
+
+
+def retrieval(gate: Constraints, splits: Sequence[str],
+              sparse_values: Sequence[int]) -> dict[str, Any]:
+    """The aligner run over every sentence of the splits: at the defaults, and with the --gate
+    criteria or (when given) at the defaults with each --sparse-min-pn; mined pairs against the labels
+    (pairs MSRP does not label are counted, and a few shown to be read)."""
+    rows = [row for split in splits for row in read_msrp(split)]
     texts = {}
     for _, id1, id2, s1, s2 in rows:
         texts[id1], texts[id2] = s1, s2
     settings, by_url = build_corpus(
         (f"msrp:{sid}", f"msrp-{sid}", text, None) for sid, text in texts.items())
     sentence = {url.removeprefix("msrp:"): s[0] for url, s in by_url.items() if len(s) == 1}
+    text_of = {s.id: s.text for s in sentence.values()}
     labelled = {frozenset((sentence[i1].id, sentence[i2].id)): label
                 for label, i1, i2, _, _ in rows if i1 in sentence and i2 in sentence}
     positives = sum(label for label, *_ in rows)
-    found = {}
-    for name, align in (("defaults", {}), ("gate", {"min_cn": gate.min_cn, "min_pn": gate.min_pn,
-                                                    "alpha": gate.alpha, "beta": 0.0})):
+    found: dict[str, Any] = {"splits": list(splits), "sentences": len(texts)}
+    criteria: list[tuple[str, dict[str, Any]]] = [("defaults", {})]
+    if sparse_values:
+        criteria += [(f"sparse_min_pn_{n}", {"sparse_min_pn": n}) for n in sparse_values]
+    else:
+        criteria.append(("gate", {"min_cn": gate.min_cn, "min_pn": gate.min_pn,
+                                  "alpha": gate.alpha, "beta": 0.0}))
+    for name, align in criteria:
         run_settings = settings.model_copy(
             update={"align": settings.align.model_copy(update=align)})
         run = run_stage(run_settings, "align")
-        mined = {frozenset((p.input_sentence_id, p.target_sentence_id))
-                 for p in store_of(settings).pairs(run["run_id"])}
-        hits = [labelled[key] for key in mined if key in labelled]
+        mined = sorted(tuple(sorted((p.input_sentence_id, p.target_sentence_id)))
+                       for p in store_of(settings).pairs(run["run_id"]))
+        hits = [labelled[frozenset(key)] for key in mined if frozenset(key) in labelled]
+        unlabelled = [key for key in mined if frozenset(key) not in labelled]
         found[name] = {
             "criteria": align or "defaults", "mined_pairs": len(mined),
             "mined_pairs_labelled_in_msrp": len(hits),
             "precision_among_labelled": round(sum(hits) / len(hits), 4) if hits else None,
             "recall_of_labelled_paraphrases": round(sum(hits) / positives, 4),
+            "unlabelled_sample": [[text_of[a], text_of[b]] for a, b in unlabelled[:: max(
+                1, len(unlabelled) // 10)][:10]],
             "counts": run}
     return found
 
@@ -172,12 +216,19 @@ def main() -> None:
     parser.add_argument("--gate", type=float, nargs=3, default=[1, 0, 0.25],
                         metavar=("MIN_CN", "MIN_PN", "ALPHA"))
     parser.add_argument("--retrieval", action="store_true")
+    parser.add_argument("--retrieval-splits", nargs="+", choices=["train", "val"],
+                        default=["train", "val"], help="MSRP splits the retrieval indexes")
+    parser.add_argument("--sparse-min-pn", type=int, nargs="+", default=[], metavar="N",
+                        help="sparse_min_pn values to compare at the default criteria")
     args = parser.parse_args()
-    gate = Constraints(min_cn=int(args.gate[0]), min_pn=int(args.gate[1]), alpha=args.gate[2])
+    gate = Constraints(min_cn=int(args.gate[0]), min_pn=int(args.gate[1]), alpha=args.gate[2],
+                       sparse_min_pn=int(args.gate[1]))
     result = {"gate": {"min_cn": gate.min_cn, "min_pn": gate.min_pn, "alpha": gate.alpha},
               "classifier_on_val": classifier(gate)}
+    if args.sparse_min_pn:
+        result["reference_rule"] = reference_rule(args.sparse_min_pn)
     if args.retrieval:
-        result["retrieval_train_and_val"] = retrieval(gate)
+        result["retrieval"] = retrieval(gate, args.retrieval_splits, args.sparse_min_pn)
     report("msrp_quality", result)
 
 

@@ -215,6 +215,8 @@ def hcsss_query(q: HcsssQuery) -> dict[str, Any] | None:
     """The query DSL of a HCSSS query (None when it cannot match anything): every
     constraint a filter, the reference's words the only scored clause."""
     filters: list[dict[str, Any]] = [{"term": {"pn": name}} for name in q.proper_nouns]
+    if q.min_pn_count > len(q.proper_nouns):
+        filters.append({"range": {"n_pn": {"gte": q.min_pn_count}}})
     if q.common_nouns:
         filters.append({"bool": {"should": [{"term": {"cn": noun}} for noun in q.common_nouns],
                                  "minimum_should_match": q.min_cn_matches}})

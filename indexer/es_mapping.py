@@ -67,7 +67,6 @@ def es_document(sentence: Sentence) -> dict[str, Any]:
         published=sentence.published.isoformat() if sentence.published else None,
         collocations=sorted({c.lemma for c in sentence.collocations}),
         n_tokens=len(sentence.tokens),
-        n_pn=len(doc["pn"]),
         n_cn=len(doc["cn"]),
         n_entities=len(sentence.entities),
     )

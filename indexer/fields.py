@@ -16,6 +16,7 @@ def document(sentence: Sentence) -> dict[str, Any]:
         "text": sentence.text,
         "lemmas": " ".join(sentence.lemmas),
         "pn": sorted(sentence.pn),
+        "n_pn": len(sentence.pn),
         "cn": sorted(set(sentence.common_nouns)),
         "entity_types": sorted({label for _, label in sentence.entities}),
         "language": sentence.language,

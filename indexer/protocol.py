@@ -13,8 +13,10 @@ from parawire.records import Sentence
 class HcsssQuery:
     """A highly constrained search for one reference sentence (DESIGN.md, step 3).
 
-    Hits must hold every proper noun, at least `min_cn_matches` of the common nouns,
-    the language, a day in [day_from, day_to] (when given) and the topic (when given);
+    Hits must hold every proper noun, at least `min_pn_count` proper nouns in all (it
+    constrains only a reference with fewer, sparser than its candidates must be), at least
+    `min_cn_matches` of the common nouns, the language, a day in [day_from, day_to] (when
+    given) and the topic (when given);
     they must not come from `exclude_article_id`, nor from `exclude_source` (when given),
     nor be a verbatim copy (`exclude_vkey`).
     `text_terms` only rank the hits (BM25).
@@ -32,6 +34,7 @@ class HcsssQuery:
     topic: str | None = None
     exclude_source: str | None = None
     limit: int = 1000
+    min_pn_count: int = 0
 
 
 @dataclass(frozen=True, slots=True)

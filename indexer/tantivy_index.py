@@ -24,6 +24,8 @@ def _schema() -> tantivy.Schema:
     builder.add_integer_field("id", stored=True, indexed=True, fast=True)
     builder.add_integer_field("article_id", indexed=True)
     builder.add_integer_field("day", indexed=True, fast=True)
+    # How many entity keys a sentence has: a sparse reference's hits need min_pn of them.
+    builder.add_integer_field("n_pn", indexed=True, fast=True)
     builder.add_text_field("text", tokenizer_name="default")
     builder.add_text_field("lemmas", tokenizer_name="default")
     for name in _RAW_FIELDS:
@@ -114,6 +116,9 @@ class TantivyIndex:
                      ) -> list[tuple[tantivy.Occur, tantivy.Query]]:
         must = tantivy.Occur.Must
         clauses = [(must, self._term("pn", term)) for term in q.proper_nouns]
+        if q.min_pn_count > len(q.proper_nouns):
+            clauses.append((must, tantivy.Query.range_query(
+                self.schema, "n_pn", tantivy.FieldType.Integer, q.min_pn_count, None)))
         if common_nouns:
             clauses.append((must, tantivy.Query.boolean_query(
                 [(tantivy.Occur.Should, self._term("cn", term)) for term in q.common_nouns],

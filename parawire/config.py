@@ -163,6 +163,9 @@ class AlignCriteria(_Section):
 
     min_cn: int = Field(3, ge=1)
     min_pn: int = Field(3, ge=0)
+    # References may have this many proper nouns when their candidate has min_pn (a pair is
+    # searched from its sparser side too); at min_pn or above, off (the paper's rule).
+    sparse_min_pn: int = Field(1, ge=0)
     alpha: float = Field(0.7, gt=0, le=1)
     beta: float = Field(0.7, ge=0, le=1)
     date_window_days: int = Field(3, ge=0)

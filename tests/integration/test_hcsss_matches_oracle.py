@@ -39,16 +39,19 @@ def corpora(draw):
 
 params_strategy = st.builds(
     AlignParams,
-    min_cn=st.integers(1, 4), min_pn=st.integers(0, 3),
+    min_cn=st.integers(1, 4), min_pn=st.integers(0, 3), sparse_min_pn=st.integers(0, 4),
     alpha=st.sampled_from([0.5, 0.6, 0.7, 0.75, 1.0]),
     date_window_days=st.integers(0, 4), same_topic=st.booleans(), exclude_same_outlet=st.booleans(),
 )
 
 
 def engine_candidates(index, sentences, params):
+    """Every (reference, hit) of the engine, searched from each sentence the reference rule
+    admits (min_pn proper nouns, or sparse_min_pn when lower)."""
     found = set()
     for reference in sentences:
-        if not (len(reference.cn) >= params.min_cn and len(reference.pn) >= params.min_pn):
+        needed_pn = min(params.min_pn, params.sparse_min_pn)
+        if not (len(reference.cn) >= params.min_cn and len(reference.pn) >= needed_pn):
             continue
         query = build_query(reference, params)
         if query is None:
@@ -64,6 +67,23 @@ def test_index_candidates_equal_brute_force(sentences, params):
     index.add(sentences)
     index.commit()
     assert engine_candidates(index, sentences, params) == brute_force_candidates(sentences, params)
+
+
+@settings(max_examples=80, deadline=None)
+@given(sentences=corpora(), params=params_strategy)
+def test_the_sparse_rule_adds_exactly_the_pairs_searched_from_their_sparser_side(sentences,
+                                                                                  params):
+    """Below min_pn, the oracle keeps the paper's pairs and adds only pairs whose reference has
+    from sparse_min_pn to min_pn - 1 proper nouns and whose candidate has at least min_pn."""
+    paper = brute_force_candidates(sentences, params.model_copy(
+        update={"sparse_min_pn": params.min_pn}))
+    found = brute_force_candidates(sentences, params)
+    assert paper <= found
+    pn = {s.id: len(s.pn) for s in sentences}
+    for reference, candidate in found - paper:
+        assert params.sparse_min_pn <= pn[reference] < params.min_pn <= pn[candidate]
+    if params.sparse_min_pn >= params.min_pn:
+        assert found == paper
 
 
 def test_known_pair_is_found_and_own_article_is_not():
@@ -112,3 +132,23 @@ def test_a_limit_filled_by_name_only_matches_still_finds_the_noun_match():
     index.commit()
     query = build_query(reference, AlignParams(min_pn=1, max_hits=2))
     assert [hit.sentence_id for hit in index.search(query)] == [5]
+
+
+def test_a_sparse_reference_finds_its_richer_partner_and_no_sparser_one():
+    sparse = make_sentence(1, 1, ["dotson", "dennehy"], ["police", "murder", "teammate"],
+                           text="Police charged Dotson with the murder of his teammate Dennehy.")
+    richer = make_sentence(2, 2, ["dotson", "dennehy", "waco"], ["police", "murder", "teammate"],
+                           text="Carlton Dotson was charged in Waco with the murder of teammate "
+                                "Patrick Dennehy, police said.")
+    as_sparse = make_sentence(3, 3, ["dotson", "dennehy"], ["police", "murder", "teammate"],
+                              text="Dotson is held for the murder of his teammate Dennehy, "
+                                   "police said.")
+    index = TantivyIndex(None)
+    index.add([sparse, richer, as_sparse])
+    index.commit()
+    assert build_query(sparse, AlignParams()).min_pn_count == 3
+    assert [hit.sentence_id for hit in index.search(build_query(sparse, AlignParams()))] == [2]
+    params = AlignParams(sparse_min_pn=2)
+    assert engine_candidates(index, [sparse, richer, as_sparse], params) == {(1, 2), (3, 2)}
+    paper = AlignParams(sparse_min_pn=3)
+    assert engine_candidates(index, [sparse, richer, as_sparse], paper) == set()

@@ -13,6 +13,7 @@ from datetime import date
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+import tantivy
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 
@@ -29,6 +30,7 @@ from tests.integration.test_hcsss_matches_oracle import corpora, engine_candidat
 
 NAMES = ["elena varga", "port alder", "tuesday"]
 NOUNS = ["council", "budget", "tram"]
+_SCHEMA_BUILDER = tantivy.SchemaBuilder
 
 
 def _es_index(url: str) -> ElasticsearchIndex:
@@ -89,6 +91,22 @@ def test_constraints_filter_and_text_ranks(index):
     assert {h.sentence_id for h in index.search(_query(exclude_article_id=1, min_cn_matches=3,
                                                        topic="politics"))} == {6, 8}
     assert index.search(_query(language="de")) == []
+
+
+def test_min_pn_count_keeps_hits_that_hold_that_many_names(index):
+    """A sparse reference's query: its own names required, and min_pn_count names in all."""
+    _fill(index, [make_sentence(1, 1, NAMES[:2], NOUNS), make_sentence(2, 2, NAMES, NOUNS),
+                  make_sentence(3, 3, [*NAMES, "ostra"], NOUNS),
+                  make_sentence(4, 4, ["ines moura", "lisbon", "carris"], NOUNS)])
+
+    def found(**changes) -> set[int]:
+        return {hit.sentence_id for hit in index.search(_query(**changes))}
+
+    assert found(proper_nouns=tuple(NAMES[:2])) == {1, 2, 3}
+    assert found(proper_nouns=tuple(NAMES[:2]), min_pn_count=3) == {2, 3}
+    assert found(proper_nouns=tuple(NAMES[:2]), min_pn_count=4) == {3}
+    assert found(proper_nouns=(), min_pn_count=3) == {2, 3, 4}
+    assert found(proper_nouns=tuple(NAMES), min_pn_count=2) == {2, 3}
 
 
 def test_known_pair_found_own_article_and_verbatim_copy_excluded(index):
@@ -173,8 +191,6 @@ def test_open_index_picks_the_configured_backend(opensearch_api_url, tmp_path):
 
 
 def test_a_tantivy_index_with_an_older_schema_asks_for_a_rebuild(tmp_path):
-    import tantivy
-
     builder = tantivy.SchemaBuilder()
     builder.add_integer_field("id", stored=True, indexed=True, fast=True)
     old = tantivy.Index(builder.build(), path=str(tmp_path))
@@ -187,6 +203,37 @@ def test_a_tantivy_index_with_an_older_schema_asks_for_a_rebuild(tmp_path):
     rebuilt.add([make_sentence(1, 1, ["elena varga"], ["council"])])
     rebuilt.commit()
     assert rebuilt.count() == 1 and TantivyIndex(tmp_path).max_sentence_id() == 1
+
+
+class _BuilderBeforeNameCounts:
+    """tantivy's schema builder as it was before the index held each sentence's name count."""
+
+    def __init__(self) -> None:
+        self._builder = _SCHEMA_BUILDER()
+
+    def add_integer_field(self, name: str, **options):
+        if name != "n_pn":
+            self._builder.add_integer_field(name, **options)
+        return self
+
+    def __getattr__(self, name: str):
+        return getattr(self._builder, name)
+
+
+def test_a_tantivy_index_without_name_counts_asks_for_a_rebuild(tmp_path, monkeypatch):
+    with monkeypatch.context() as patch:
+        patch.setattr(tantivy, "SchemaBuilder", _BuilderBeforeNameCounts)
+        old = TantivyIndex(tmp_path)
+        old.add([make_sentence(1, 1, NAMES, NOUNS)])
+        old.commit()
+    del old
+    with pytest.raises(ParawireError, match="older schema: run `parawire index rebuild`"):
+        TantivyIndex(tmp_path)
+    rebuilt = TantivyIndex(tmp_path, recreate=True)
+    rebuilt.add([make_sentence(1, 1, NAMES[:2], NOUNS)])
+    rebuilt.commit()
+    assert [h.sentence_id for h in rebuilt.search(_query(proper_nouns=tuple(NAMES[:2]),
+                                                         min_pn_count=2))] == [1]
 
 
 def test_osmem_rejects_compatible_media_types_with_a_clear_error(opensearch_api_url):

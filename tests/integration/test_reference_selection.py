@@ -58,12 +58,12 @@ def in_scope(sentence: Sentence, params: AlignParams) -> bool:
 @given(language=st.sampled_from([None, "en", "fr", "de"]),
        topic=st.sampled_from([None, "politics", "sports"]),
        since=st.none() | st.sampled_from(DAYS), until=st.none() | st.sampled_from(DAYS),
-       min_cn=st.integers(1, 3), min_pn=st.integers(0, 3))
+       min_cn=st.integers(1, 3), min_pn=st.integers(0, 3), sparse_min_pn=st.integers(0, 3))
 def test_selection_equals_filtering_every_sentence(stored, language, topic, since, until,
-                                                   min_cn, min_pn):
+                                                   min_cn, min_pn, sparse_min_pn):
     store, sentences = stored
     params = AlignParams(language=language, topic=topic, since=since, until=until,
-                         min_cn=min_cn, min_pn=min_pn)
+                         min_cn=min_cn, min_pn=min_pn, sparse_min_pn=sparse_min_pn)
     expected = [s.id for s in sentences
                 if in_scope(s, params) and is_reference(s.pn, s.cn, params.constraints)]
     assert select_references(store, params) == expected

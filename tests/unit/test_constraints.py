@@ -3,7 +3,15 @@ from hypothesis import strategies as st
 
 from parawire.aligner import Constraints, is_paraphrase, is_reference, required_cn_matches
 
-C = Constraints(min_cn=3, min_pn=3, alpha=0.7)
+C = Constraints(min_cn=3, min_pn=3, alpha=0.7, sparse_min_pn=3)
+# The same, with references searched from their sparser side down to two proper nouns.
+SPARSE = Constraints(min_cn=3, min_pn=3, alpha=0.7, sparse_min_pn=2)
+
+# "Police charged Dotson with the murder of his teammate Dennehy." and its richer partner
+# "Carlton Dotson was charged in Waco with the murder of teammate Patrick Dennehy, police
+# said.", as entity keys and common nouns.
+SPARSER_PN, SPARSER_CN = {"dotson", "dennehy"}, {"police", "murder", "teammate"}
+RICHER_PN, RICHER_CN = {"dotson", "dennehy", "waco"}, {"police", "murder", "teammate"}
 
 
 def test_reference_needs_min_cn_and_min_pn():
@@ -45,10 +53,58 @@ def test_required_matches_examples():
 @given(n=st.integers(min_value=1, max_value=40),
        alpha=st.floats(min_value=0.05, max_value=1.0), min_cn=st.integers(1, 6))
 def test_required_matches_agrees_with_algorithm_1(n, alpha, min_cn):
-    c = Constraints(min_cn=min_cn, min_pn=0, alpha=alpha)
+    c = Constraints(min_cn=min_cn, min_pn=0, alpha=alpha, sparse_min_pn=0)
     ref_cn = {f"n{i}" for i in range(n)}
     needed = required_cn_matches(n, c)
     for shared in range(n + 1):
         cand = {f"n{i}" for i in range(shared)}
         accepted = is_paraphrase(set(), ref_cn, set(), cand, c)
         assert accepted == (needed is not None and shared >= needed)
+
+
+def test_without_the_sparse_rule_the_pair_is_searched_from_neither_side():
+    assert not is_reference(SPARSER_PN, SPARSER_CN, C)
+    assert is_reference(RICHER_PN, RICHER_CN, C)
+    # the richer side's names are not all in the sparser one
+    assert not is_paraphrase(RICHER_PN, RICHER_CN, SPARSER_PN, SPARSER_CN, C)
+
+
+def test_the_sparse_rule_finds_the_pair_from_its_sparser_side():
+    assert is_reference(SPARSER_PN, SPARSER_CN, SPARSE)
+    assert is_paraphrase(SPARSER_PN, SPARSER_CN, RICHER_PN, RICHER_CN, SPARSE)
+    assert not is_paraphrase(RICHER_PN, RICHER_CN, SPARSER_PN, SPARSER_CN, SPARSE)
+
+
+def test_a_sparse_reference_needs_a_candidate_with_min_pn_names():
+    # "Dotson's lawyer spoke of the murder of his teammate Dennehy, police said." shares
+    # every name and noun but has no third name either: neither side meets min_pn.
+    assert not is_paraphrase(SPARSER_PN, SPARSER_CN, SPARSER_PN, SPARSER_CN | {"lawyer"}, SPARSE)
+    assert not is_reference({"dotson"}, SPARSER_CN, SPARSE)
+
+
+def test_the_sparse_rule_at_or_above_min_pn_is_the_papers_rule():
+    for sparse in (3, 4, 9):
+        c = Constraints(min_cn=3, min_pn=3, alpha=0.7, sparse_min_pn=sparse)
+        assert c.reference_min_pn == 3
+        assert not is_reference(SPARSER_PN, SPARSER_CN, c)
+        assert is_reference(RICHER_PN, RICHER_CN, c)
+    assert SPARSE.reference_min_pn == 2
+
+
+def test_a_sparse_reference_still_needs_its_common_nouns():
+    assert not is_reference(SPARSER_PN, {"police", "murder"}, SPARSE)
+    assert not is_paraphrase(SPARSER_PN, SPARSER_CN, RICHER_PN, {"police", "murder"}, SPARSE)
+
+
+@given(ref_pn=st.sets(st.sampled_from("abcdef"), max_size=4),
+       pn=st.sets(st.sampled_from("abcdef"), max_size=6),
+       min_pn=st.integers(0, 4), sparse_min_pn=st.integers(0, 5))
+def test_a_reference_at_min_pn_accepts_what_the_paper_accepts(ref_pn, pn, min_pn, sparse_min_pn):
+    """The candidate's own min_pn only constrains references below min_pn."""
+    cn = {"x", "y", "z"}
+    c = Constraints(min_cn=3, min_pn=min_pn, alpha=0.7, sparse_min_pn=sparse_min_pn)
+    accepted = is_paraphrase(ref_pn, cn, pn, cn, c)
+    if len(ref_pn) >= min_pn:
+        assert accepted == (ref_pn <= pn)
+    else:
+        assert accepted == (ref_pn <= pn and len(pn) >= min_pn)
