@@ -132,6 +132,7 @@ def classifier(gate: Constraints) -> dict[str, Any]:
         if p >= scorer.threshold:
             reason = drop_reason(a, b, row, max_quote_share=defaults.max_quote_share,
                                  max_novel_share=defaults.max_novel_share,
+                                 max_added_words=defaults.max_added_words,
                                  drop_mismatches=defaults.drop_mismatches)
             reasons[f"{reason or 'kept'}_{'paraphrase' if label else 'not_paraphrase'}"] += 1
     result["filters_on_pairs_the_scorer_keeps"] = dict(sorted(reasons.items()))

@@ -7,7 +7,8 @@ from parawire.aligner.signals import SIGNALS, numbers, pair_signals, quoted_word
 from parawire.records import Sentence
 from parawire.textnorm import words
 
-DEFAULTS = {"max_quote_share": 0.6, "max_novel_share": 0.6, "drop_mismatches": True}
+DEFAULTS = {"max_quote_share": 0.5, "max_novel_share": 0.6, "max_added_words": 2,
+            "drop_mismatches": True}
 
 
 def sentence(text: str, keys: list[str], dates: list[str] = ()) -> Sentence:
@@ -85,6 +86,26 @@ def test_a_side_that_adds_a_clause_is_a_partial_pair():
     assert drop_reason(GHOZI_SHORT, GHOZI_LONG, signals,
                        **{**loose, "max_novel_share": 0.4}) == "partial"
     assert drop_reason(GHOZI_SHORT, GHOZI_LONG, signals, **loose) is None
+
+
+def test_a_side_that_repeats_the_other_and_adds_to_it_is_a_partial_pair():
+    # AllSides (May 2013): the richer side is the other's statement plus a clause
+    admitted = sentence("The IRS admitted Friday that some auditors gave heightened scrutiny to "
+                        "applications for tax-exempt status from tea party and other "
+                        "conservative groups during the 2012 election season.", ["irs"])
+    jumped = sentence("Republicans quickly jumped on the IRS after the agency admitted Friday "
+                      "that some auditors gave heightened scrutiny to applications for "
+                      "tax-exempt status from tea party and other conservative groups during "
+                      "the 2012 election season under Mr. Shulman.", ["irs", "shulman"])
+    signals = _signals(admitted, jumped)
+    assert signals["novel_max"] < 0.6  # not partial by the share of missing words alone
+    no_mismatch = {**DEFAULTS, "drop_mismatches": False}
+    assert drop_reason(admitted, jumped, signals, **no_mismatch) == "partial"
+    assert drop_reason(admitted, jumped, signals, **{**no_mismatch, "max_added_words": 20}) is None
+    # both sides reword: neither merely adds to the other
+    passes = sentence("Internet sales tax passes Senate", ["senate"])
+    approves = sentence("Senate approves online sales tax.", ["senate"])
+    assert drop_reason(passes, approves, _signals(passes, approves), **DEFAULTS) is None
 
 
 def test_names_the_sides_do_not_share_are_an_entity_mismatch():
