@@ -31,12 +31,11 @@ def disjoint(a: frozenset[str], b: frozenset[str]) -> bool:
 
 
 def adds_to(a: Sentence, b: Sentence, max_added_words: int) -> bool:
-    """One side adds to the other: it has more than `max_added_words` content words the
-    other lacks, while the other has at most one word it lacks (the rest is the same
-    statement, plus a clause, a name or a date)."""
+    """One side adds to the other: it has more than `max_added_words` content words the other
+    lacks beyond those the other has that it lacks (a clause, a name or a date on top of a
+    statement both make)."""
     words_a, words_b = content_words(a), content_words(b)
-    added = sorted((len(words_a - words_b), len(words_b - words_a)))
-    return added[0] <= 1 < added[1] and added[1] > max_added_words
+    return abs(len(words_a - words_b) - len(words_b - words_a)) > max_added_words
 
 
 def drop_reason(a: Sentence, b: Sentence, signals: Mapping[str, float], *,
@@ -50,7 +49,7 @@ def drop_reason(a: Sentence, b: Sentence, signals: Mapping[str, float], *,
     date/entity_mismatch: both sides name dates or entities and share none of them ("Monday"
     against "Tuesday"; "Monday" and "last Monday" agree); partial: more than
     `max_novel_share` of one side's content words are missing from the other, or one side
-    adds more than `max_added_words` content words to the other's statement (it adds a
+    has more than `max_added_words` more content words of its own than the other (it adds a
     clause, a name or a date)."""
     if signals["quote_share"] >= max_quote_share:
         return "quote_copy"

@@ -171,12 +171,12 @@ class AlignCriteria(_Section):
     normalize: Literal["max", "self"] = "max"
     max_hits: int = Field(1000, ge=1)
     max_token_jaccard: float = Field(0.9, gt=0, le=1)
-    min_word_edits: int = Field(3, ge=0)
+    min_word_edits: int = Field(4, ge=0)
     min_length_ratio: float = Field(0.5, ge=0, le=1)
     min_semantic_similarity: float = Field(0.0, ge=0, le=1)
     scorer_model: str = ""
     min_probability: float = Field(0.7908, ge=0, le=1)
-    max_quote_share: float = Field(0.5, gt=0, le=1)
+    max_quote_share: float = Field(0.3, gt=0, le=1)
     max_novel_share: float = Field(0.6, ge=0, le=1)
     max_added_words: int = Field(2, ge=0)
     drop_mismatches: bool = True
