@@ -9,7 +9,8 @@
    - USE cosine alone reaches a threshold chosen on train for precision 0.93 / 0.90;
    - the shipped pair scorer (trained on MSRP train) reaches its threshold (precision 0.90
      in cross-validation on train) or the one for 0.93 (also from train);
-   - the --gate criteria accept it and the scorer keeps it (the aligner's own decision).
+   - the --gate criteria ([align]'s by default) accept it and the scorer keeps it (the
+     aligner's own decision).
    For the curves, the precision at recall 0.30 and 0.50 on val is read off too. The
    filters for pairs that teach nothing are applied to the val pairs the scorer keeps and
    counted (MSRP labels quote copies paraphrases; a corpus should not hold them).
@@ -170,8 +171,11 @@ def retrieval(gate: Constraints) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--gate", type=float, nargs=3, default=[1, 0, 0.25],
-                        metavar=("MIN_CN", "MIN_PN", "ALPHA"))
+    defaults = AlignConfig()
+    parser.add_argument("--gate", type=float, nargs=3,
+                        default=[defaults.min_cn, defaults.min_pn, defaults.alpha],
+                        metavar=("MIN_CN", "MIN_PN", "ALPHA"),
+                        help="Algorithm 1's criteria before the scorer [default: [align]'s]")
     parser.add_argument("--retrieval", action="store_true")
     args = parser.parse_args()
     gate = Constraints(min_cn=int(args.gate[0]), min_pn=int(args.gate[1]), alpha=args.gate[2])
