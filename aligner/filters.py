@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from parawire.aligner.signals import numbers
+from parawire.aligner.signals import content_words, numbers
 from parawire.records import Sentence
 from parawire.textnorm import words
 
@@ -30,8 +30,16 @@ def disjoint(a: frozenset[str], b: frozenset[str]) -> bool:
     return bool(a and b and not a & b)
 
 
+def adds_to(a: Sentence, b: Sentence, max_added_words: int) -> bool:
+    """One side adds to the other: it has more than `max_added_words` content words the other
+    lacks beyond those the other has that it lacks (a clause, a name or a date on top of a
+    statement both make)."""
+    words_a, words_b = content_words(a), content_words(b)
+    return abs(len(words_a - words_b) - len(words_b - words_a)) > max_added_words
+
+
 def drop_reason(a: Sentence, b: Sentence, signals: Mapping[str, float], *,
-                max_quote_share: float, max_novel_share: float,
+                max_quote_share: float, max_novel_share: float, max_added_words: int,
                 drop_mismatches: bool) -> str | None:
     """Why the pair (a, b) teaches nothing, or None to keep it.
 
@@ -40,8 +48,9 @@ def drop_reason(a: Sentence, b: Sentence, signals: Mapping[str, float], *,
     state figures and neither side's hold the other's ("two" against "three");
     date/entity_mismatch: both sides name dates or entities and share none of them ("Monday"
     against "Tuesday"; "Monday" and "last Monday" agree); partial: more than
-    `max_novel_share` of one side's content words are missing from the other (it adds a
-    clause or a name)."""
+    `max_novel_share` of one side's content words are missing from the other, or one side
+    has more than `max_added_words` more content words of its own than the other (it adds a
+    clause, a name or a date)."""
     if signals["quote_share"] >= max_quote_share:
         return "quote_copy"
     if drop_mismatches:
@@ -51,6 +60,6 @@ def drop_reason(a: Sentence, b: Sentence, signals: Mapping[str, float], *,
             return "date_mismatch"
         if disjoint(a.pn, b.pn):
             return "entity_mismatch"
-    if signals["novel_max"] > max_novel_share:
+    if signals["novel_max"] > max_novel_share or adds_to(a, b, max_added_words):
         return "partial"
     return None

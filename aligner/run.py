@@ -17,7 +17,7 @@ from parawire.aligner.signals import pair_signals
 from parawire.indexer import SentenceIndex
 from parawire.records import AlignmentRun, Pair, Sentence
 from parawire.store import Store
-from parawire.textnorm import length_ratio, token_jaccard
+from parawire.textnorm import length_ratio, token_jaccard, word_edits
 
 
 class Hit(NamedTuple):
@@ -91,7 +91,8 @@ def align_batch(store: Store, index: SentenceIndex, run_id: int, params: AlignPa
     kept: list[Candidate] = []
     for hit in found:
         reference, sentence = hit.reference, sentences[hit.sentence_id]
-        if token_jaccard(reference.text, sentence.text) >= params.max_token_jaccard:
+        if (token_jaccard(reference.text, sentence.text) >= params.max_token_jaccard
+                or word_edits(reference.text, sentence.text) < params.min_word_edits):
             # a syndicated copy's sentence is dropped only where its text is near-verbatim
             copied = reference.article_id in syndicated or sentence.article_id in syndicated
             counts["syndicated" if copied else "near_verbatim"] += 1
@@ -121,6 +122,7 @@ def scored_pairs(run_id: int, kept: list[Candidate], params: AlignParams,
         reason = drop_reason(k.reference, k.sentence, signals,
                              max_quote_share=params.max_quote_share,
                              max_novel_share=params.max_novel_share,
+                             max_added_words=params.max_added_words,
                              drop_mismatches=params.drop_mismatches)
         if reason is not None:
             counts[reason] += 1

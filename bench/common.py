@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import tempfile
 from collections.abc import Iterable
@@ -18,7 +19,9 @@ from parawire.store import store_of
 from parawire.store.schema import articles
 from parawire.textnorm import content_hash
 
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+# ../shared/data beside the checkout, or where SHARED_DATA_DIR points (a worktree elsewhere)
+SHARED_DATA = Path(os.environ.get("SHARED_DATA_DIR")
+                   or Path(__file__).resolve().parents[2] / "shared" / "data")
 RESULTS = Path(__file__).with_name("results")
 SEED_CACHE = Path(__file__).with_name(".cache") / "ecbplus_sentences_v2.json"
 KEEP_COMMON_NOUN = 0.85
@@ -26,18 +29,22 @@ SENTENCES_PER_DAY = 5_000
 
 
 def build_corpus(documents: Iterable[tuple[str, str, str, date | None]],
+                 data_dir: Path | None = None,
                  **overrides: Any) -> tuple[Settings, dict[str, list[Sentence]]]:
-    """Store, annotate and index (url, source, text, day) documents in a fresh data dir;
+    """Store, annotate and index (url, source, text, day) documents in a fresh data dir (or
+    read them back from `data_dir`, built earlier by this function with these documents);
     returns the settings and each document's sentences by url."""
-    settings = load_settings(data_dir=Path(tempfile.mkdtemp(prefix="parawire-bench-")),
-                             **overrides)
+    built = data_dir is not None and (data_dir / "parawire.db").is_file()
+    settings = load_settings(
+        data_dir=data_dir or Path(tempfile.mkdtemp(prefix="parawire-bench-")), **overrides)
     store = store_of(settings)
-    for url, source, text, day in documents:
-        store_article(store, Article(url=url, source=source, language="en", title="", text=text,
-                                     published=day, topic="news",
-                                     content_hash=content_hash(text)))
-    run_stage(settings, "annotate")
-    run_stage(settings, "index")
+    if not built:
+        for url, source, text, day in documents:
+            store_article(store, Article(url=url, source=source, language="en", title="",
+                                         text=text, published=day, topic="news",
+                                         content_hash=content_hash(text)))
+        run_stage(settings, "annotate")
+        run_stage(settings, "index")
     by_article: dict[int, list[Sentence]] = {}
     for batch in store.iter_sentences():
         for sentence in batch:

@@ -9,7 +9,8 @@
    - USE cosine alone reaches a threshold chosen on train for precision 0.93 / 0.90;
    - the shipped pair scorer (trained on MSRP train) reaches its threshold (precision 0.90
      in cross-validation on train) or the one for 0.93 (also from train);
-   - the --gate criteria accept it and the scorer keeps it (the aligner's own decision).
+   - the --gate criteria ([align]'s by default) accept it and the scorer keeps it (the
+     aligner's own decision).
    For the curves, the precision at recall 0.30 and 0.50 on val is read off too. The
    filters for pairs that teach nothing are applied to the val pairs the scorer keeps and
    counted (MSRP labels quote copies paraphrases; a corpus should not hold them).
@@ -138,6 +139,7 @@ def classifier(gate: Constraints) -> dict[str, Any]:
         if p >= scorer.threshold:
             reason = drop_reason(a, b, row, max_quote_share=defaults.max_quote_share,
                                  max_novel_share=defaults.max_novel_share,
+                                 max_added_words=defaults.max_added_words,
                                  drop_mismatches=defaults.drop_mismatches)
             reasons[f"{reason or 'kept'}_{'paraphrase' if label else 'not_paraphrase'}"] += 1
     result["filters_on_pairs_the_scorer_keeps"] = dict(sorted(reasons.items()))
@@ -213,8 +215,11 @@ def retrieval(gate: Constraints, splits: Sequence[str],
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--gate", type=float, nargs=3, default=[1, 0, 0.25],
-                        metavar=("MIN_CN", "MIN_PN", "ALPHA"))
+    defaults = AlignConfig()
+    parser.add_argument("--gate", type=float, nargs=3,
+                        default=[defaults.min_cn, defaults.min_pn, defaults.alpha],
+                        metavar=("MIN_CN", "MIN_PN", "ALPHA"),
+                        help="Algorithm 1's criteria before the scorer [default: [align]'s]")
     parser.add_argument("--retrieval", action="store_true")
     parser.add_argument("--retrieval-splits", nargs="+", choices=["train", "val"],
                         default=["train", "val"], help="MSRP splits the retrieval indexes")

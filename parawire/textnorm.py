@@ -33,6 +33,16 @@ def length_ratio(a: str, b: str) -> float:
     return min(left, right) / max(left, right)
 
 
+def word_edits(a: str, b: str) -> int:
+    """How many words differ between two texts in order: the words inserted, deleted or
+    replaced (a replaced run counts its longer side) to turn one into the other."""
+    from difflib import SequenceMatcher
+
+    matcher = SequenceMatcher(a=words(a), b=words(b), autojunk=False)
+    return sum(max(i2 - i1, j2 - j1) for op, i1, i2, j1, j2 in matcher.get_opcodes()
+               if op != "equal")
+
+
 def token_jaccard(a: str, b: str) -> float:
     """Jaccard similarity of the word sets of two texts."""
     left, right = set(words(a)), set(words(b))

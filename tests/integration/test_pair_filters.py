@@ -14,7 +14,7 @@ from tests.factories import store_demo_articles
 
 # The scorer and the filters after it keep every pair.
 SCORER_OFF = {"min_probability": 0.0, "max_quote_share": 1.0, "max_novel_share": 1.0,
-              "drop_mismatches": False}
+              "max_added_words": 1000, "drop_mismatches": False}
 
 
 def _aligned(tmp_path, extra: list[Article] = (), **params):
@@ -52,7 +52,7 @@ def test_syndicated_copies_are_skipped_and_counted_unless_their_text_differs(tmp
 
 def test_length_ratio_and_near_verbatim_thresholds_count_what_they_drop(tmp_path):
     _, loose = _aligned(tmp_path / "loose", min_length_ratio=0.0, max_token_jaccard=1.0,
-                        **SCORER_OFF)
+                        min_word_edits=0, **SCORER_OFF)
     _, strict = _aligned(tmp_path / "strict", min_length_ratio=0.85, max_token_jaccard=0.6,
                          **SCORER_OFF)
     assert loose.get("length_ratio", 0) == 0 and loose.get("near_verbatim", 0) == 0

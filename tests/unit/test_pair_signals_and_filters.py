@@ -7,7 +7,8 @@ from parawire.aligner.signals import SIGNALS, numbers, pair_signals, quoted_word
 from parawire.records import Sentence
 from parawire.textnorm import words
 
-DEFAULTS = {"max_quote_share": 0.6, "max_novel_share": 0.6, "drop_mismatches": True}
+DEFAULTS = {"max_quote_share": 0.3, "max_novel_share": 0.6, "max_added_words": 2,
+            "drop_mismatches": True}
 
 
 def sentence(text: str, keys: list[str], dates: list[str] = ()) -> Sentence:
@@ -81,18 +82,41 @@ def test_different_days_are_a_date_mismatch():
 def test_a_side_that_adds_a_clause_is_a_partial_pair():
     signals = _signals(GHOZI_SHORT, GHOZI_LONG)
     assert 0.4 < signals["novel_max"] < 0.6
-    loose = {**DEFAULTS, "drop_mismatches": False}
+    loose = {**DEFAULTS, "drop_mismatches": False, "max_added_words": 100}
     assert drop_reason(GHOZI_SHORT, GHOZI_LONG, signals,
                        **{**loose, "max_novel_share": 0.4}) == "partial"
     assert drop_reason(GHOZI_SHORT, GHOZI_LONG, signals, **loose) is None
+    # at the defaults: the long side's clause outweighs the short side's own words
+    assert drop_reason(GHOZI_SHORT, GHOZI_LONG, signals,
+                       **{**DEFAULTS, "drop_mismatches": False}) == "partial"
+
+
+def test_a_side_that_repeats_the_other_and_adds_to_it_is_a_partial_pair():
+    # AllSides (May 2013): the richer side is the other's statement plus a clause
+    admitted = sentence("The IRS admitted Friday that some auditors gave heightened scrutiny to "
+                        "applications for tax-exempt status from tea party and other "
+                        "conservative groups during the 2012 election season.", ["irs"])
+    jumped = sentence("Republicans quickly jumped on the IRS after the agency admitted Friday "
+                      "that some auditors gave heightened scrutiny to applications for "
+                      "tax-exempt status from tea party and other conservative groups during "
+                      "the 2012 election season under Mr. Shulman.", ["irs", "shulman"])
+    signals = _signals(admitted, jumped)
+    assert signals["novel_max"] < 0.6  # not partial by the share of missing words alone
+    no_mismatch = {**DEFAULTS, "drop_mismatches": False}
+    assert drop_reason(admitted, jumped, signals, **no_mismatch) == "partial"
+    assert drop_reason(admitted, jumped, signals, **{**no_mismatch, "max_added_words": 20}) is None
+    # both sides reword: neither merely adds to the other
+    passes = sentence("Internet sales tax passes Senate", ["senate"])
+    approves = sentence("Senate approves online sales tax.", ["senate"])
+    assert drop_reason(passes, approves, _signals(passes, approves), **DEFAULTS) is None
 
 
 def test_names_the_sides_do_not_share_are_an_entity_mismatch():
     signals = _signals(GRAHAM_RAISED, DOTSON_MONDAY)
     assert drop_reason(GRAHAM_RAISED, DOTSON_MONDAY, signals, **DEFAULTS) == "entity_mismatch"
-    # "ji" against "singapore", but both name al-Ghozi and Manila
+    # "ji" against "singapore", but both name al-Ghozi and Manila (partial, not a mismatch)
     assert drop_reason(GHOZI_SHORT, GHOZI_LONG, _signals(GHOZI_SHORT, GHOZI_LONG),
-                       **DEFAULTS) is None
+                       **DEFAULTS) == "partial"
 
 
 def test_a_true_paraphrase_is_kept():
