@@ -69,11 +69,14 @@ class SpacyAnnotator:
 
     def annotate(self, articles: Iterable[Article]) -> Iterator[tuple[Article, list[Sentence]]]:
         """Sentences of each article, in input order, paragraph by paragraph so none crosses
-        a break. With processes > 1, worker processes each parse and annotate a few articles
-        at a time and send back their Sentences (the Docs never leave the worker)."""
+        a break. With processes > 1 (outside a daemonic process), worker processes each parse
+        and annotate a few articles at a time and send back their Sentences (the Docs never
+        leave the worker)."""
         articles = list(articles)
         work = partial(annotate_articles, self.model_name, self.language, self.batch_size)
-        if self.processes == 1 or len(articles) < 2:
+        if self.processes == 1 or len(articles) < 2 or multiprocessing.current_process().daemon:
+            # A daemonic process (a Celery prefork pool process) may not start processes:
+            # there the worker pool's concurrency is the parallelism.
             yield from zip(articles, work(articles), strict=True)
             return
         size = min(ARTICLES_PER_TASK, -(-len(articles) // self.processes))
