@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import multiprocessing
 from collections.abc import Iterable, Iterator
@@ -81,7 +82,9 @@ class SpacyAnnotator:
             return
         size = min(ARTICLES_PER_TASK, -(-len(articles) // self.processes))
         tasks = [articles[k:k + size] for k in range(0, len(articles), size)]
-        with _worker_context().Pool(min(self.processes, len(tasks))) as pool:
+        # gc.freeze: a worker's collector leaves what it inherited alone (the parent's
+        # growing collocation counts), so it neither walks nor copies those pages.
+        with _worker_context().Pool(min(self.processes, len(tasks)), gc.freeze) as pool:
             for chunk, sentences in zip(tasks, pool.imap(work, tasks), strict=True):
                 yield from zip(chunk, sentences, strict=True)
 
