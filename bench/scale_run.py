@@ -2,6 +2,8 @@
 measured per stage.
 
     nice -n 10 .venv/bin/python bench/scale_run.py --articles 1500 [--processes 2]
+    scripts/with-services.sh nice -n 10 .venv/bin/python bench/scale_run.py --articles 1500 \
+        --workers 2
 
 `--articles N` takes whole publication days of ../shared/data/allsides (the latest days
 with a date not in the future, going back until N articles are reached; 0: all 37,554
@@ -11,7 +13,12 @@ its wall time, CPU time (its own and its children's, e.g. the nlp.pipe workers) 
 RSS are its alone. Per
 stage the result has throughput (articles/s, words/s, sentences/s, references/s), store
 and index size on disk, and the stage's counts (references, candidates, pairs, each
-filter's drops). Results go to bench/results/scale_run-<N>.json.
+filter's drops). With `--workers N` (and a Redis broker: --broker, else the
+PARAWIRE_TEST_REDIS_URL that scripts/with-services.sh sets), alignment runs a second time,
+as `align_workers`, on N real Celery workers (`parawire worker --concurrency 1` each) over
+a copy of the store and index taken before the eager alignment: its CPU time and peak RSS
+are the client's and the workers' (their pool processes included, read from /proc before
+they stop; worker start-up counts too). Results go to bench/results/scale_run-<N>.json.
 """
 
 from __future__ import annotations
@@ -19,7 +26,9 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -33,6 +42,7 @@ from common import SHARED_DATA, report
 
 ALLSIDES = SHARED_DATA / "allsides" / "articles.jsonl.gz"
 STAGES = ("ingest", "annotate", "index", "align", "export")
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def sample_days(articles: int, path: Path) -> dict[str, Any]:
@@ -86,12 +96,74 @@ def _size_mb(path: Path) -> float:
     return round(sum(f.stat().st_size for f in files if f.is_file()) / 2**20, 1)
 
 
+def _process_tree(pid: int) -> list[int]:
+    """A process and its descendants (a Celery worker and its pool processes), from /proc."""
+    parents: dict[int, list[int]] = defaultdict(list)
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parents[int(stat.read_text().rsplit(")", 1)[1].split()[1])].append(
+                int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    tree, todo = [], [pid]
+    while todo:
+        tree.append(todo.pop())
+        todo.extend(parents.get(tree[-1], []))
+    return tree
+
+
+def _usage(pids: list[int]) -> tuple[float, int]:
+    """CPU seconds (with reaped children) and the largest peak RSS in MB of these processes."""
+    cpu, peak = 0.0, 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        cpu += sum(int(f) for f in fields[11:15]) / CLOCK_TICKS  # utime stime cutime cstime
+        hwm = next((line.split()[1] for line in status.splitlines()
+                    if line.startswith("VmHWM:")), "0")
+        peak = max(peak, int(hwm) // 1024)
+    return cpu, peak
+
+
+def _with_workers(count: int, broker: str, data_dir: Path, command: list[str]
+                  ) -> subprocess.CompletedProcess:
+    """Run a stage child with `count` Celery workers on the broker; its result gets the
+    workers' CPU time and peak RSS added."""
+    env = {**os.environ, "PARAWIRE_DATA_DIR": str(data_dir), "PARAWIRE_BROKER__URL": broker}
+    workers = [subprocess.Popen(
+        [sys.executable, "-m", "parawire", "worker", "--concurrency=1", "--without-gossip",
+         "--without-mingle", "-l", "warning", "-n", f"scale{k}@%h"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for k in range(count)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
+        cpu, peak = _usage([pid for worker in workers for pid in _process_tree(worker.pid)])
+    finally:
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            try:
+                worker.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                worker.wait()
+    if done.returncode == 0:
+        result = json.loads(done.stdout.strip().splitlines()[-1])
+        result.update(cpu_s=round(result["cpu_s"] + cpu, 1), workers=count,
+                      workers_cpu_s=round(cpu, 1), workers_peak_rss_mb=peak,
+                      peak_rss_mb=max(result["peak_rss_mb"], peak))
+        done.stdout = json.dumps(result)
+    return done
+
+
 def _throughput(stage: str, result: dict, taken: dict, sentences: int) -> dict[str, float]:
     wall = max(result["wall_s"], 1e-9)
     rates = {"articles_per_s": taken["articles"] / wall, "words_per_s": taken["words"] / wall}
-    if stage in ("annotate", "index", "align"):
+    if stage in ("annotate", "index", "align", "align_workers"):
         rates["sentences_per_s"] = sentences / wall
-    if stage == "align":
+    if stage in ("align", "align_workers"):
         rates["references_per_s"] = result["counts"].get("references", 0) / wall
     return {k: round(v, 1) for k, v in rates.items()}
 
@@ -101,6 +173,10 @@ def main() -> None:
     parser.add_argument("--articles", type=int, default=1500)
     parser.add_argument("--processes", type=int, default=2, help="nlp.processes")
     parser.add_argument("--work", type=Path, help="Working folder [default: a new temp one].")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="Also align on this many real Celery workers [default: 0, none].")
+    parser.add_argument("--broker", default=os.environ.get("PARAWIRE_TEST_REDIS_URL", ""),
+                        help="Redis URL for --workers [default: $PARAWIRE_TEST_REDIS_URL].")
     parser.add_argument("--stage", choices=STAGES, help=argparse.SUPPRESS)
     parser.add_argument("--export-run", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -109,28 +185,38 @@ def main() -> None:
     if args.stage:  # a child: one stage, its result on stdout
         print(json.dumps(run_one(args.stage, data_dir, args.processes, sample, args.export_run)))
         return
+    if args.workers and not args.broker:
+        parser.error("--workers needs a Redis broker: --broker URL, or run under "
+                     "scripts/with-services.sh")
     work.mkdir(parents=True, exist_ok=True)
     taken = sample_days(args.articles, sample)
     print(f"sample: {taken} in {work}", file=sys.stderr)
     stages: dict[str, Any] = {}
     sentences, export_run = 0, None
-    for stage in STAGES:
-        command = [sys.executable, __file__, "--stage", stage, "--work", str(work),
+    order = [*STAGES[:4], *(["align_workers"] if args.workers else []), *STAGES[4:]]
+    for name in order:
+        stage = name.removesuffix("_workers")
+        if name == "align" and args.workers:  # the workers align what the eager run aligns
+            shutil.rmtree(work / "workers", ignore_errors=True)
+            shutil.copytree(data_dir, work / "workers" / "data")
+        home = work / "workers" if name != stage else work
+        command = [sys.executable, __file__, "--stage", stage, "--work", str(home),
                    "--processes", str(args.processes)]
         if export_run is not None:
             command += ["--export-run", str(export_run)]
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        done = (_with_workers(args.workers, args.broker, home / "data", command) if name != stage
+                else subprocess.run(command, capture_output=True, text=True, check=False))
         if done.returncode != 0:
-            sys.exit(f"{stage} failed:\n{done.stderr[-3000:]}")
+            sys.exit(f"{name} failed:\n{done.stderr[-3000:]}")
         result = json.loads(done.stdout.strip().splitlines()[-1])
         sentences = result["counts"].get("sentences", sentences)
-        export_run = result["counts"].get("run_id") if stage == "align" else export_run
-        result["throughput"] = _throughput(stage, result, taken, sentences)
-        result["store_mb"] = _size_mb(data_dir / "parawire.db") + \
-            _size_mb(data_dir / "parawire.db-wal")
-        result["index_mb"] = _size_mb(data_dir / "index")
-        stages[stage] = result
-        print(f"{stage}: {json.dumps(result)}", file=sys.stderr)
+        export_run = result["counts"].get("run_id") if name == "align" else export_run
+        result["throughput"] = _throughput(name, result, taken, sentences)
+        result["store_mb"] = _size_mb(home / "data" / "parawire.db") + \
+            _size_mb(home / "data" / "parawire.db-wal")
+        result["index_mb"] = _size_mb(home / "data" / "index")
+        stages[name] = result
+        print(f"{name}: {json.dumps(result)}", file=sys.stderr)
     pairs = stages["align"]["counts"].get("pairs", 0)
     report(f"scale_run-{args.articles}", {
         "sample": taken, "nlp_processes": args.processes, "stages": stages,

@@ -43,9 +43,10 @@ def normal_form(tokens: Iterable[Any]) -> str:
 
 
 def name_units(sent: Any, ents: list[Any], language: str = "") -> list[tuple[list[Any], str]]:
-    """A sentence's names, each as its tokens and entity label: name entities (`ents`, the
-    sentence's) that hold a proper noun, then the names of the PROPN tokens left (label "";
-    nlp/names.py: the only names of a pipeline without NER), leading titles trimmed."""
+    """A sentence's names (`sent`: its span or its list of tokens), each as its tokens and
+    entity label: name entities (`ents`, the sentence's) that hold a proper noun, then the
+    names of the PROPN tokens left (label ""; nlp/names.py: the only names of a pipeline
+    without NER), leading titles trimmed."""
     units: list[tuple[list[Any], str]] = []
     covered: set[int] = set()
     for ent in ents:
@@ -75,15 +76,15 @@ def entity_keys(units: list[tuple[list[Any], str]], entities: ArticleEntities,
     return entities.keys(mention(tokens, label, resources) for tokens, label in units)
 
 
-def common_nouns(sent: Any, language: str = "") -> list[str]:
-    """CN(s): lemmas of common nouns, case-folded, without stop words (spaCy's and the
-    language's resources) and stray symbols."""
+def common_nouns(tokens: Iterable[Any], language: str = "") -> list[str]:
+    """CN(s): lemmas of a sentence's common nouns (its tokens), case-folded, without stop
+    words (spaCy's and the language's resources) and stray symbols."""
     stop_words = language_resources(language).stop_words
     return sorted({
-        t.lemma_.casefold()
-        for t in sent
-        if t.pos_ == "NOUN" and not t.is_stop and any(ch.isalpha() for ch in t.lemma_)
-        and len(t.lemma_) > 1 and t.lemma_.casefold() not in stop_words
+        lemma
+        for t in tokens
+        if t.pos_ == "NOUN" and not t.is_stop and len(t.lemma_) > 1
+        and (lemma := t.lemma_.casefold()) not in stop_words and any(map(str.isalpha, lemma))
     })
 
 
@@ -145,11 +146,11 @@ def sentence_record(article: Article, position: int, sent: Any, chunks: list[Any
                     ents: list[Any], entities: ArticleEntities) -> Sentence | None:
     """The annotated Sentence of one parsed sentence span (with its noun chunks and entity
     spans, its names resolved among the article's), or None for a too-short line."""
-    words = [t for t in sent if not (t.is_punct or t.is_space)]
-    if len(words) < MIN_WORDS:
+    every = list(sent)  # spaCy makes a new Token object on each access: once per sentence
+    if sum(not (t.is_punct or t.is_space) for t in every) < MIN_WORDS:
         return None
-    units = name_units(sent, ents, article.language)
-    tokens = [t for t in sent if not t.is_space]
+    units = name_units(every, ents, article.language)
+    tokens = [t for t in every if not t.is_space]
     assert article.id is not None
     return Sentence(
         article_id=article.id,
@@ -161,7 +162,7 @@ def sentence_record(article: Article, position: int, sent: Any, chunks: list[Any
         entities=[(ent.text, ent.label_) for ent in ents],
         proper_nouns=surface_names(units),
         entity_keys=entity_keys(units, entities, language_resources(article.language)),
-        common_nouns=common_nouns(sent, article.language),
+        common_nouns=common_nouns(tokens, article.language),
         collocations=collocations(chunks, ents),
         language=article.language,
         topic=article.topic,

