@@ -146,9 +146,11 @@ def test_a_sparse_reference_finds_its_richer_partner_and_no_sparser_one():
     index = TantivyIndex(None)
     index.add([sparse, richer, as_sparse])
     index.commit()
-    assert build_query(sparse, AlignParams()).min_pn_count == 3
-    assert [hit.sentence_id for hit in index.search(build_query(sparse, AlignParams()))] == [2]
-    params = AlignParams(sparse_min_pn=2)
+    gate = {"min_cn": 3, "min_pn": 3, "alpha": 0.7}  # the paper's, where the rule matters
+    query = build_query(sparse, AlignParams(**gate, sparse_min_pn=1))
+    assert query.min_pn_count == 3
+    assert [hit.sentence_id for hit in index.search(query)] == [2]
+    params = AlignParams(**gate, sparse_min_pn=2)
     assert engine_candidates(index, [sparse, richer, as_sparse], params) == {(1, 2), (3, 2)}
-    paper = AlignParams(sparse_min_pn=3)
+    paper = AlignParams(**gate, sparse_min_pn=3)
     assert engine_candidates(index, [sparse, richer, as_sparse], paper) == set()

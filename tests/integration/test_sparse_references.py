@@ -15,12 +15,14 @@ from parawire.textnorm import content_hash
 RICHER = ("Carlton Dotson was charged in Waco on Monday with the murder of his former teammate "
           "Patrick Dennehy, police said.")
 SPARSER = "Police have charged Dotson with the murder of his teammate Dennehy."
-# The pair scorer is not under test here: it keeps every pair.
-SCORER_OFF = {"min_probability": 0.0}
+# The paper's gate, where the rule matters; the pair scorer and the filter of partial pairs
+# (the richer side adds a place, a day and a first name) are not under test: they keep it.
+PAPER_GATE = {"min_cn": 3, "min_pn": 3, "alpha": 0.7, "beta": 0.7}
+SCORER_OFF = {"min_probability": 0.0, "max_added_words": 100}
 
 
 def _run(tmp_path, **align):
-    settings = load_settings(data_dir=tmp_path, align={**SCORER_OFF, **align})
+    settings = load_settings(data_dir=tmp_path, align={**PAPER_GATE, **SCORER_OFF, **align})
     store = store_of(settings)
     for source, text in (("outlet-a", RICHER), ("outlet-b", SPARSER)):
         store_article(store, Article(url=f"http://{source}.test/dotson", source=source,
