@@ -51,9 +51,8 @@ CONCURRENT_ITEMS = 4
 # crawl looks nothing up (tests/unit/test_crawler_settings.py).
 COOKIES_ENABLED = False
 TELNETCONSOLE_ENABLED = False
-# Off, and not even imported: Scrapy's remote control (2.19) would serve an HTTP endpoint
-# that runs Python code sent to it, write a job file under the user's state directory, and
-# import aiohttp for that in every crawl.
+# Off: Scrapy's remote control (2.19) would serve, in every crawl, an HTTP endpoint that runs
+# Python code sent to it, and write a job file under the user's state directory.
 EXTENSIONS = {"scrapy.extensions.remote_control.RemoteControl": None}
 LOG_LEVEL = "WARNING"
 ITEM_PIPELINES = {"parawire.crawler.pipelines.StorePipeline": 300}
