@@ -8,10 +8,11 @@ into a fresh SQLite store; pages/s counts the article pages the spider fetched o
 crawl's own time (spider open to close) and over the whole run (with the crawler process's
 start). The baselines extract the same article pages in one plain loop in this
 process, before and after the crawls (their mean rate counts): trafilatura.extract with its
-defaults, and crawler.extraction.extract (the spider's extraction: trafilatura's main text, the
-page's own metadata, dates, the language check). The load average is printed too: on a shared
-machine every figure moves with it, the ratios less. CPU milliseconds per page (the loops',
-and the crawler's with its extraction workers and start-up) do not depend on the load.
+defaults, and the spider's extraction (crawler.extraction.extract: trafilatura's main text,
+the page's own metadata, dates; then the language check, which the crawl does in its own
+process). The load average is printed too: on a shared machine every figure moves with it,
+the ratios less. CPU milliseconds per page (the loops', and the crawler's with its
+extraction workers and start-up) do not depend on the load.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from common import SHARED_DATA, report
 
 from parawire.config import load_settings
 from parawire.crawler import CRAWL, extract
+from parawire.crawler.language import detect_language
 from parawire.crawler.loopback import loopback_settings, serve_pages
 from parawire.crawler.quality import by_language, load_saved_pages, mirror_site
 from parawire.crawler.quality import sources_toml as saved_sources
@@ -63,6 +65,12 @@ def _cpu_seconds(who: int) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def spider_extraction(html: str, url: str, today: date) -> str | None:
+    """What the spider does to a page besides crawling it: extract, then tell the language."""
+    found = extract(html, url, today)
+    return None if found is None else detect_language(found.text)
+
+
 def crawl_once(processes: int) -> dict:
     """Crawl both loopback sites in one run with this many extraction processes; returns its
     counts and timings."""
@@ -92,7 +100,7 @@ def main() -> None:
     today = datetime.now(UTC).date()
     loops: dict[str, Callable[[str, str], object]] = {
         "plain": lambda html, url: trafilatura.extract(html, url=url),
-        "spider": lambda html, url: extract(html, url, today)}
+        "spider": lambda html, url: spider_extraction(html, url, today)}
     # Each loop runs before and after the crawls, and counts at its mean rate: the load of a
     # shared machine changes in between.
     before = {name: loop_rate(pages, fn) for name, fn in loops.items()}

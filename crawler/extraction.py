@@ -1,4 +1,4 @@
-"""Main text, title, author, date and language of an article page (trafilatura)."""
+"""Main text, title, author and date of an article page (trafilatura)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,10 @@ from parawire.crawler.page_meta import PageMeta, read_page_meta
 from parawire.crawler.typography import normalise_lines
 
 TRACKING_PREFIXES = ("utm_", "fbclid", "gclid", "mc_", "ref", "cmpid", "ocid")
+# A page that takes every path of `extract`: its fast body has no sentence (so the full
+# extractor runs too) and it gives no date (so htmldate runs).
+_WARM_UP_PAGE = ("<html><head><title>Warm-up</title></head><body><article><h1>Warm-up</h1>"
+                 "<p>Warm-up page</p></article></body></html>")
 # Labels under a country's domain that are not the site's name (bbc.co.uk, folha.com.br).
 SECOND_LEVEL = frozenset({"co", "com", "org", "net", "gov", "ac", "ne", "or", "go", "edu"})
 
@@ -41,7 +45,9 @@ class OutletHints:
 @dataclass(slots=True)
 class Extracted:
     """What the extractor found on a page; `line_keys` (every body line's key) and
-    `page_titles` (<title>, og:title) are what the outlet's statistics learn from."""
+    `page_titles` (<title>, og:title) are what the outlet's statistics learn from. The
+    `language` of the text is not the extractor's: the crawl tells it in its own process
+    (crawler.spiders.news), so that a worker's time goes to extraction only."""
 
     title: str
     text: str
@@ -139,7 +145,15 @@ def extract(html: str, url: str, today: date, oldest: date = date(1995, 1, 1),
                                hints.boilerplate)
     text = "\n".join(body)
     return Extracted(title=title, text=text, author=meta.author, canonical=meta.canonical,
-                     published=published, language=detect_language(text),
+                     published=published,
                      line_keys=tuple(line_key(line) for line in lines),
                      page_titles=tuple(t for t in (meta.title, meta.og_title) if t),
                      fallback=fallback)
+
+
+def warm_up() -> None:
+    """Load what a crawl otherwise loads on its first pages: the extractors' tables and
+    lazily imported modules, and the language model of the crawl's language check. Worker
+    processes forked afterwards start with them instead of loading them inside the crawl."""
+    extract(_WARM_UP_PAGE, "http://localhost/warm-up", date.today())
+    detect_language("warm-up")

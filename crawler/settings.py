@@ -51,6 +51,9 @@ CONCURRENT_ITEMS = 4
 # crawl looks nothing up (tests/unit/test_crawler_settings.py).
 COOKIES_ENABLED = False
 TELNETCONSOLE_ENABLED = False
+# Off: Scrapy's remote control (2.19) would serve, in every crawl, an HTTP endpoint that runs
+# Python code sent to it, and write a job file under the user's state directory.
+EXTENSIONS = {"scrapy.extensions.remote_control.RemoteControl": None}
 LOG_LEVEL = "WARNING"
 ITEM_PIPELINES = {"parawire.crawler.pipelines.StorePipeline": 300}
 

@@ -17,7 +17,7 @@ from parawire.crawler.dates import publication_date
 from parawire.crawler.decoding import page_text
 from parawire.crawler.extraction import Extracted, canonical_url, extract
 from parawire.crawler.failures import failure_reason
-from parawire.crawler.language import same_language
+from parawire.crawler.language import detect_language, same_language
 from parawire.crawler.listings import Listed, ListingError, parse_feed, parse_section, parse_sitemap
 from parawire.crawler.outlets import OutletLearning, outlet_key
 from parawire.crawler.sources import DEFAULT_SOURCES, Outlet, Section, Sources, load_sources
@@ -199,7 +199,10 @@ class NewsSpider(scrapy.Spider):
         """A page's article, extracted in the pool when the spider has one (the reactor
         goes on downloading meanwhile), with what the page's site taught so far (the
         worker gets the site's confirmed boilerplate; lines seen on one earlier page are
-        dropped here); the page then adds to what its site teaches."""
+        dropped here); the page then adds to what its site teaches.
+
+        The text's language is told here, from the worker's text, while the worker goes on
+        with the next page (with fewer workers than cores, this process's core has room)."""
         site = outlet_key(url)
         args = (html, url, self.today, outlet.oldest, self.learning.hints(site))
         if self.pool is None:
@@ -207,6 +210,7 @@ class NewsSpider(scrapy.Spider):
         else:
             found = await asyncio.wrap_future(self.pool.submit(extract, *args))
         if found is not None:
+            found.language = detect_language(found.text)
             found = self.learning.clean(site, found)
             self.learning.learn(site, found)
             if found.fallback:

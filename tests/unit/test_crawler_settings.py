@@ -62,3 +62,12 @@ def test_a_crawl_never_asks_tldextract_for_the_public_suffix_list():
     assert holders == {"scrapy.downloadermiddlewares.cookies"}
     with pytest.raises(NotConfigured):
         CookiesMiddleware.from_crawler(Crawler(NewsSpider, settings))
+
+
+def test_a_crawl_serves_no_remote_control():
+    """Scrapy's remote control would listen for Python code to run and write a job file."""
+    settings = scrapy_settings(CrawlConfig())
+    extensions = build_component_list(settings.getwithbase("EXTENSIONS"))
+    assert "scrapy.extensions.corestats.CoreStats" in extensions
+    assert not [path for path in extensions if "remote_control" in path]
+    assert settings.getbool("TELNETCONSOLE_ENABLED") is False
