@@ -6,7 +6,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from parawire.aligner.constraints import is_reference
-from parawire.aligner.filters import drop_reason
+from parawire.aligner.filters import drop_reason, near_verbatim
 from parawire.aligner.pairs import make_pair
 from parawire.aligner.params import AlignParams
 from parawire.aligner.query import build_query
@@ -17,7 +17,7 @@ from parawire.aligner.signals import pair_signals
 from parawire.indexer import SentenceIndex
 from parawire.records import AlignmentRun, Pair, Sentence
 from parawire.store import Store
-from parawire.textnorm import length_ratio, token_jaccard, word_edits
+from parawire.textnorm import length_ratio
 
 
 class Hit(NamedTuple):
@@ -91,8 +91,10 @@ def align_batch(store: Store, index: SentenceIndex, run_id: int, params: AlignPa
     kept: list[Candidate] = []
     for hit in found:
         reference, sentence = hit.reference, sentences[hit.sentence_id]
-        if (token_jaccard(reference.text, sentence.text) >= params.max_token_jaccard
-                or word_edits(reference.text, sentence.text) < params.min_word_edits):
+        if near_verbatim(reference.text, sentence.text,
+                         max_token_jaccard=params.max_token_jaccard,
+                         min_word_edits=params.min_word_edits,
+                         min_edit_share=params.min_edit_share):
             # a syndicated copy's sentence is dropped only where its text is near-verbatim
             copied = reference.article_id in syndicated or sentence.article_id in syndicated
             counts["syndicated" if copied else "near_verbatim"] += 1

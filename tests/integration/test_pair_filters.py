@@ -52,7 +52,7 @@ def test_syndicated_copies_are_skipped_and_counted_unless_their_text_differs(tmp
 
 def test_length_ratio_and_near_verbatim_thresholds_count_what_they_drop(tmp_path):
     _, loose = _aligned(tmp_path / "loose", min_length_ratio=0.0, max_token_jaccard=1.0,
-                        min_word_edits=0, **SCORER_OFF)
+                        min_word_edits=0, min_edit_share=0.0, **SCORER_OFF)
     _, strict = _aligned(tmp_path / "strict", min_length_ratio=0.85, max_token_jaccard=0.6,
                          **SCORER_OFF)
     assert loose.get("length_ratio", 0) == 0 and loose.get("near_verbatim", 0) == 0
