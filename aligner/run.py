@@ -6,6 +6,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from parawire.aligner.constraints import is_reference
+from parawire.aligner.dataset import text_pair_key
 from parawire.aligner.filters import drop_reason, near_verbatim
 from parawire.aligner.pairs import make_pair
 from parawire.aligner.params import AlignParams
@@ -140,13 +141,15 @@ def scored_pairs(run_id: int, kept: list[Candidate], params: AlignParams,
 
 def finish_run(store: Store, run_id: int) -> dict[str, int]:
     """Close a run with the counts of what is stored: every pass's batch counts summed,
-    its pairs and its references done."""
+    its pairs (and how many distinct text pairs they hold: copies of a wire story repeat
+    one) and its references done."""
     run = store.alignment_run(run_id)
     assert run is not None
     totals = store.stored_batch_counts(run_id)
     if "references_selected" in run.counts:
         totals["references_selected"] = run.counts["references_selected"]
     totals["pairs"] = store.count_pairs(run_id)
+    totals["distinct_text_pairs"] = len({text_pair_key(row) for row in store.pair_rows(run_id)})
     totals["references_done"] = store.count_done_references(run_id)
     totals["symmetric_duplicates"] = max(0, totals["pairs_built"] - totals["pairs"])
     store.finish_alignment_run(run_id, dict(totals))
