@@ -20,8 +20,9 @@
    scorer was fitted there, so its train figures are in-sample) and on val.
 3. Near-verbatim rule (--near-verbatim FLOOR SHARE ...): on train (where it is tuned) and
    val, how many paraphrases and non-paraphrases the near-verbatim check drops at [align]'s
-   min_word_edits and min_edit_share and at each given pair (4 0 is the absolute rule of
-   four word edits); among the paraphrases, how many of those of 15 or fewer words.
+   min_word_edits and min_edit_share and at each given pair (4 0: fewer than four word
+   edits whatever the length, with the added-words part as at every pair); among the
+   paraphrases, how many of those of 15 or fewer words.
 4. Retrieval (--retrieval): every MSRP sentence of the --retrieval-splits (train and val
    unless told) indexed, the aligner run over all of them with the default [align], and with
    the --gate criteria or (when given) at the defaults with each --sparse-min-pn; among the

@@ -175,3 +175,14 @@ def test_a_copy_edit_of_a_long_sentence_is_near_verbatim():
     assert not near_verbatim("He did not say when the talks would resume.",
                              "He didn't say when the talks would resume.",
                              max_token_jaccard=0.9, min_word_edits=0, min_edit_share=0.0)
+
+
+def test_a_sentence_with_words_only_added_is_near_verbatim_however_many():
+    # no word is reworded: one side adds a name (3 edits in a 5-word sentence)
+    assert near_verbatim("Anna Palmer and Katie Glueck contributed to this report.",
+                         "Katie Glueck contributed to this report.", **NEAR_VERBATIM)
+    # MSRP train: the same quotation, one side adds its attribution (8 words)
+    assert near_verbatim(
+        "I would like to publicly thank Sir Alex Ferguson for making me the player I am "
+        'today."', "I would like to publicly thank Sir Alex Ferguson for making me the player "
+        "I am today, Beckham said in the statement.", **NEAR_VERBATIM)
