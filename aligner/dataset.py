@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from parawire.config import ExportConfig
 from parawire.records import PairRow
+from parawire.textnorm import verbatim_key
 
 SPLITS = ("train", "valid", "test")
 _EXPORT_DEFAULTS = ExportConfig()  # the defaults live in the config model
@@ -43,12 +44,31 @@ class Example:
         return self.row.input if self.flipped else self.row.target
 
 
+def text_pair_key(row: PairRow) -> frozenset[str]:
+    """The pair's two texts, each normalised (case, spacing, punctuation), in either order."""
+    return frozenset((verbatim_key(row.input.text), verbatim_key(row.target.text)))
+
+
+def distinct_text_pairs(rows: Iterable[PairRow]) -> list[PairRow]:
+    """One row per text pair (see `text_pair_key`): the best-scored, then the lowest ids
+    (copies of a wire story pair the same two sentences many times)."""
+    best: dict[frozenset[str], PairRow] = {}
+    for row in sorted(rows, key=lambda r: (-r.pair.score, r.pair.input_sentence_id,
+                                           r.pair.target_sentence_id)):
+        best.setdefault(text_pair_key(row), row)
+    return list(best.values())
+
+
 def select_rows(rows: Iterable[PairRow], options: DatasetOptions,
                 counts: Counter[str]) -> list[PairRow]:
-    """Language filter, then (optionally) the best-scored target for each input."""
+    """Language filter, repeated text pairs dropped, then (optionally) the best-scored target
+    for each input."""
     rows = list(rows)
     kept = [r for r in rows if not options.language or r.input.language == options.language]
     counts["other_language"] += len(rows) - len(kept)
+    distinct = distinct_text_pairs(kept)
+    counts["repeated_text_pairs"] += len(kept) - len(distinct)
+    kept = sorted(distinct, key=lambda r: (r.pair.input_sentence_id, r.pair.target_sentence_id))
     if not options.one_target_per_input:
         return kept
     best: dict[int, PairRow] = {}

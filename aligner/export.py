@@ -145,6 +145,7 @@ def datasheet(store: Store, run_id: int, fmt: str, options: DatasetOptions,
             "Algorithm 1 (proper nouns, common nouns, alpha)", "beta threshold",
             "syndicated copies (SimHash near-duplicates)",
             "near-verbatim copies (token Jaccard)", "length ratio", "symmetric duplicates",
+            "repeated text pairs (same two texts, normalised, either order)",
             *(["semantic similarity (USE v3 cosine)"]
               if run.parameters.get("min_semantic_similarity") else []),
             *(["one target per input"] if options.one_target_per_input else []),

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from parawire.aligner.signals import content_words, numbers
 from parawire.records import Sentence
-from parawire.textnorm import words
+from parawire.textnorm import only_added, token_jaccard, word_edits, words
 
 DATE_LABELS = frozenset({"DATE"})
 
@@ -28,6 +28,20 @@ def conflicting(a: frozenset[str], b: frozenset[str]) -> bool:
 def disjoint(a: frozenset[str], b: frozenset[str]) -> bool:
     """Both sides state some, and they share none."""
     return bool(a and b and not a & b)
+
+
+def near_verbatim(a: str, b: str, *, max_token_jaccard: float, min_word_edits: int,
+                  min_edit_share: float) -> bool:
+    """The two texts are near-verbatim copies: their word sets have a Jaccard of at least
+    `max_token_jaccard`, or fewer words are inserted, deleted or replaced between them than
+    `min_edit_share` of the shorter text's words, and never fewer than `min_word_edits` (a
+    three-word rewording is a paraphrase in a 12-word sentence, a copy edit in a 30-word one),
+    or one is the other with words only added (an attribution, a name, a clause: nothing is
+    reworded)."""
+    shorter = min(len(words(a)), len(words(b)))
+    return (token_jaccard(a, b) >= max_token_jaccard
+            or word_edits(a, b) < max(min_word_edits, min_edit_share * shorter)
+            or only_added(a, b))
 
 
 def adds_to(a: Sentence, b: Sentence, max_added_words: int) -> bool:

@@ -6,7 +6,8 @@ from collections import Counter
 from typing import NamedTuple
 
 from parawire.aligner.constraints import is_reference
-from parawire.aligner.filters import drop_reason
+from parawire.aligner.dataset import text_pair_key
+from parawire.aligner.filters import drop_reason, near_verbatim
 from parawire.aligner.pairs import make_pair
 from parawire.aligner.params import AlignParams
 from parawire.aligner.query import build_query
@@ -17,7 +18,7 @@ from parawire.aligner.signals import pair_signals
 from parawire.indexer import SentenceIndex
 from parawire.records import AlignmentRun, Pair, Sentence
 from parawire.store import Store
-from parawire.textnorm import length_ratio, token_jaccard, word_edits
+from parawire.textnorm import length_ratio
 
 
 class Hit(NamedTuple):
@@ -91,8 +92,10 @@ def align_batch(store: Store, index: SentenceIndex, run_id: int, params: AlignPa
     kept: list[Candidate] = []
     for hit in found:
         reference, sentence = hit.reference, sentences[hit.sentence_id]
-        if (token_jaccard(reference.text, sentence.text) >= params.max_token_jaccard
-                or word_edits(reference.text, sentence.text) < params.min_word_edits):
+        if near_verbatim(reference.text, sentence.text,
+                         max_token_jaccard=params.max_token_jaccard,
+                         min_word_edits=params.min_word_edits,
+                         min_edit_share=params.min_edit_share):
             # a syndicated copy's sentence is dropped only where its text is near-verbatim
             copied = reference.article_id in syndicated or sentence.article_id in syndicated
             counts["syndicated" if copied else "near_verbatim"] += 1
@@ -138,13 +141,15 @@ def scored_pairs(run_id: int, kept: list[Candidate], params: AlignParams,
 
 def finish_run(store: Store, run_id: int) -> dict[str, int]:
     """Close a run with the counts of what is stored: every pass's batch counts summed,
-    its pairs and its references done."""
+    its pairs (and how many distinct text pairs they hold: copies of a wire story repeat
+    one) and its references done."""
     run = store.alignment_run(run_id)
     assert run is not None
     totals = store.stored_batch_counts(run_id)
     if "references_selected" in run.counts:
         totals["references_selected"] = run.counts["references_selected"]
     totals["pairs"] = store.count_pairs(run_id)
+    totals["distinct_text_pairs"] = len({text_pair_key(row) for row in store.pair_rows(run_id)})
     totals["references_done"] = store.count_done_references(run_id)
     totals["symmetric_duplicates"] = max(0, totals["pairs_built"] - totals["pairs"])
     store.finish_alignment_run(run_id, dict(totals))

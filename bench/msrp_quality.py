@@ -18,7 +18,12 @@
    given sparse_min_pn (a pair searched from its sparser side too), alone and with the
    shipped scorer at align.min_probability, on train (where the default is chosen; the
    scorer was fitted there, so its train figures are in-sample) and on val.
-3. Retrieval (--retrieval): every MSRP sentence of the --retrieval-splits (train and val
+3. Near-verbatim rule (--near-verbatim FLOOR SHARE ...): on train (where it is tuned) and
+   val, how many paraphrases and non-paraphrases the near-verbatim check drops at [align]'s
+   min_word_edits and min_edit_share and at each given pair (4 0: fewer than four word
+   edits whatever the length, with the added-words part as at every pair); among the
+   paraphrases, how many of those of 15 or fewer words.
+4. Retrieval (--retrieval): every MSRP sentence of the --retrieval-splits (train and val
    unless told) indexed, the aligner run over all of them with the default [align], and with
    the --gate criteria or (when given) at the defaults with each --sparse-min-pn; among the
    mined pairs labelled in MSRP, how many are paraphrases, and how many labelled paraphrases
@@ -43,12 +48,13 @@ from parawire.aligner import (
     labelled_signals,
     load_scorer,
 )
-from parawire.aligner.filters import drop_reason
+from parawire.aligner.filters import drop_reason, near_verbatim
 from parawire.aligner.scorer import precision_threshold
 from parawire.config import AlignConfig
 from parawire.records import Sentence
 from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
+from parawire.textnorm import words
 
 PAPER = Constraints(min_cn=3, min_pn=3, alpha=0.7, sparse_min_pn=3)
 
@@ -146,6 +152,24 @@ def classifier(gate: Constraints) -> dict[str, Any]:
     return result
 
 
+def near_verbatim_drops(rules: Sequence[tuple[int, float]]) -> dict[str, Any]:
+    """Pairs of each split the near-verbatim check drops under each (floor, share) rule."""
+    defaults = AlignConfig()
+    result: dict[str, Any] = {}
+    for split in ("train", "val"):
+        rows = read_msrp(split)
+        for floor, share in ((defaults.min_word_edits, defaults.min_edit_share), *rules):
+            dropped = Counter()
+            for label, _, _, a, b in rows:
+                if near_verbatim(a, b, max_token_jaccard=defaults.max_token_jaccard,
+                                 min_word_edits=floor, min_edit_share=share):
+                    dropped["paraphrase" if label else "not_paraphrase"] += 1
+                    if label and min(len(words(a)), len(words(b))) <= 15:
+                        dropped["short_paraphrase"] += 1
+            result[f"{split}_floor_{floor}_share_{share}"] = {"pairs": len(rows), **dropped}
+    return result
+
+
 def reference_rule(values: Sequence[int]) -> dict[str, Any]:
     """Precision and recall of the default criteria with each sparse_min_pn, per split."""
     defaults = AlignConfig()
@@ -225,6 +249,8 @@ def main() -> None:
                         default=["train", "val"], help="MSRP splits the retrieval indexes")
     parser.add_argument("--sparse-min-pn", type=int, nargs="+", default=[], metavar="N",
                         help="sparse_min_pn values to compare at the default criteria")
+    parser.add_argument("--near-verbatim", type=float, nargs="+", default=[],
+                        metavar="FLOOR SHARE", help="(min_word_edits, min_edit_share) pairs")
     args = parser.parse_args()
     gate = Constraints(min_cn=int(args.gate[0]), min_pn=int(args.gate[1]), alpha=args.gate[2],
                        sparse_min_pn=int(args.gate[1]))
@@ -232,6 +258,10 @@ def main() -> None:
               "classifier_on_val": classifier(gate)}
     if args.sparse_min_pn:
         result["reference_rule"] = reference_rule(args.sparse_min_pn)
+    if args.near_verbatim:
+        values = args.near_verbatim
+        result["near_verbatim"] = near_verbatim_drops(
+            [(int(values[k]), values[k + 1]) for k in range(0, len(values) - 1, 2)])
     if args.retrieval:
         result["retrieval"] = retrieval(gate, args.retrieval_splits, args.sparse_min_pn)
     report("msrp_quality", result)

@@ -19,7 +19,7 @@ ERRORS, SKIPPED = "errors/", "skipped/"
 # each filter dropped, the pairs kept. Counts not named here follow, alphabetically.
 FUNNEL = ("references_selected", "references", "references_done", "candidates",
           "above_beta", "syndicated", "near_verbatim", "length_ratio", "semantic",
-          "pairs_built", "symmetric_duplicates", "pairs")
+          "pairs_built", "symmetric_duplicates", "pairs", "distinct_text_pairs")
 
 
 @dataclass(slots=True)

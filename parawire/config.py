@@ -176,7 +176,10 @@ class AlignCriteria(_Section):
     normalize: Literal["max", "self"] = "max"
     max_hits: int = Field(1000, ge=1)
     max_token_jaccard: float = Field(0.9, gt=0, le=1)
-    min_word_edits: int = Field(4, ge=0)
+    # Near-verbatim: fewer word edits than min_edit_share of the shorter side's words, and
+    # never fewer than min_word_edits (tuned on MSRP train and the AllSides seed-1 window).
+    min_word_edits: int = Field(3, ge=0)
+    min_edit_share: float = Field(0.2, ge=0, le=1)
     min_length_ratio: float = Field(0.5, ge=0, le=1)
     min_semantic_similarity: float = Field(0.0, ge=0, le=1)
     scorer_model: str = ""

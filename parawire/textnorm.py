@@ -33,14 +33,24 @@ def length_ratio(a: str, b: str) -> float:
     return min(left, right) / max(left, right)
 
 
+def _word_opcodes(a: str, b: str) -> list[tuple[str, int, int, int, int]]:
+    from difflib import SequenceMatcher
+
+    return SequenceMatcher(a=words(a), b=words(b), autojunk=False).get_opcodes()
+
+
 def word_edits(a: str, b: str) -> int:
     """How many words differ between two texts in order: the words inserted, deleted or
     replaced (a replaced run counts its longer side) to turn one into the other."""
-    from difflib import SequenceMatcher
-
-    matcher = SequenceMatcher(a=words(a), b=words(b), autojunk=False)
-    return sum(max(i2 - i1, j2 - j1) for op, i1, i2, j1, j2 in matcher.get_opcodes()
+    return sum(max(i2 - i1, j2 - j1) for op, i1, i2, j1, j2 in _word_opcodes(a, b)
                if op != "equal")
+
+
+def only_added(a: str, b: str) -> bool:
+    """One text is the other with words added and none replaced or removed ("Katie Glueck
+    contributed" and "Anna Palmer and Katie Glueck contributed")."""
+    ops = {op for op, *_ in _word_opcodes(a, b)}
+    return ops <= {"equal", "insert"} or ops <= {"equal", "delete"}
 
 
 def token_jaccard(a: str, b: str) -> float:

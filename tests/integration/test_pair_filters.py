@@ -9,7 +9,7 @@ from parawire.crawler import store_article
 from parawire.records import Article
 from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
-from parawire.textnorm import content_hash, token_jaccard
+from parawire.textnorm import content_hash, token_jaccard, words
 from tests.factories import store_demo_articles
 
 # The scorer and the filters after it keep every pair.
@@ -48,11 +48,16 @@ def test_syndicated_copies_are_skipped_and_counted_unless_their_text_differs(tmp
     for row in rows:  # a syndicated copy's sentence pairs only where its text differs
         if "syndicate" in (row.input.source, row.target.source):
             assert token_jaccard(row.input.text, row.target.text) < 0.9
+    # the copy's unchanged sentences pair with the same partners as the original's: the run
+    # counts each text pair once (texts normalised, either order)
+    texts = {frozenset((" ".join(words(r.input.text)), " ".join(words(r.target.text))))
+             for r in rows}
+    assert run["distinct_text_pairs"] == len(texts) < run["pairs"] == len(rows)
 
 
 def test_length_ratio_and_near_verbatim_thresholds_count_what_they_drop(tmp_path):
     _, loose = _aligned(tmp_path / "loose", min_length_ratio=0.0, max_token_jaccard=1.0,
-                        min_word_edits=0, **SCORER_OFF)
+                        min_word_edits=0, min_edit_share=0.0, **SCORER_OFF)
     _, strict = _aligned(tmp_path / "strict", min_length_ratio=0.85, max_token_jaccard=0.6,
                          **SCORER_OFF)
     assert loose.get("length_ratio", 0) == 0 and loose.get("near_verbatim", 0) == 0

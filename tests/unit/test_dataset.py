@@ -53,3 +53,29 @@ def test_ratios_are_roughly_followed_with_many_groups():
     rows = rows_for([(i, 100 + i, 0.9) for i in range(1, 101)])
     splits, _ = build_dataset(rows, DatasetOptions(flipped=False))
     assert [len(splits[name]) for name in ("train", "valid", "test")] == [80, 10, 10]
+
+
+def credit_row(a: int, b: int, text_a: str, text_b: str, score: float) -> PairRow:
+    sa = make_sentence(a, a, ["Associated Press"], ["report"], text=text_a)
+    sb = make_sentence(b, b, ["Associated Press"], ["report"], text=text_b)
+    return PairRow(Pair(1, a, b, score, score * 10, 1, 1), sa, sb)
+
+
+def test_a_text_pair_repeated_by_copies_of_a_wire_story_is_kept_once():
+    credit = "This report includes material from the Associated Press."
+    contributed = "The Associated Press contributed to this report."
+    rows = [
+        credit_row(1, 50, credit, contributed, 0.8),
+        # the same two texts from other copies, in the other order, case and punctuation apart
+        credit_row(51, 2, "The Associated Press contributed to this report",
+                   "this report includes material from the Associated Press.", 0.9),
+        credit_row(3, 52, credit, "  The Associated Press contributed to this report! ", 0.7),
+        credit_row(4, 53, "Comey gave the memos to the Justice Department.",
+                   "Comey handed the memos over to federal investigators.", 0.85),
+    ]
+    splits, counts = build_dataset(rows, DatasetOptions(one_target_per_input=False, flipped=False,
+                                                        ratios=(1.0, 0.0, 0.0)))
+    kept = sorted((e.row.pair.input_sentence_id, e.row.pair.target_sentence_id)
+                  for e in splits["train"])
+    assert kept == [(4, 53), (51, 2)]  # the best-scored copy of the credit line, and the other pair
+    assert counts["repeated_text_pairs"] == 2

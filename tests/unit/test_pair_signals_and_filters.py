@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parawire.aligner.filters import drop_reason
+from parawire.aligner.filters import drop_reason, near_verbatim
 from parawire.aligner.signals import SIGNALS, numbers, pair_signals, quoted_words
 from parawire.records import Sentence
 from parawire.textnorm import words
@@ -144,3 +144,45 @@ def test_a_quotation_cut_by_the_segmenter_still_counts():
     d = sentence("Conservatives are tightly clustered around a single news source, far more "
                  "than any other group in the survey.", [])
     assert drop_reason(c, d, _signals(c, d), **DEFAULTS) == "quote_copy"
+
+
+NEAR_VERBATIM = {"max_token_jaccard": 0.9, "min_word_edits": 3, "min_edit_share": 0.2}
+
+
+def test_a_short_rewording_is_a_paraphrase_not_a_near_verbatim_copy():
+    # three words replaced in an eight-word sentence (an absolute four-edit rule dropped it)
+    assert not near_verbatim("Comey gave the memos to the Justice Department.",
+                             "Comey gave the memos to federal investigators.", **NEAR_VERBATIM)
+    # MSRP train: "challenge" against "change", the attribution gone (12 words)
+    assert not near_verbatim(
+        'We need to challenge old habits and seriously rethink business-as-usual," he wrote.',
+        '"We need to change old habits and seriously rethink business-as-usual."',
+        **NEAR_VERBATIM)
+
+
+def test_a_copy_edit_of_a_long_sentence_is_near_verbatim():
+    # MSRP train: four words edited in a 25-word sentence
+    assert near_verbatim(
+        "That state will not emerge until the interim government decides on a process for "
+        "writing a new constitution and for holding the first democratic elections.",
+        "That state will not emerge until the interim government decides on a process to "
+        "write a new constitution and to hold the first democratic elections.",
+        **NEAR_VERBATIM)
+    # a contraction alone stays near-verbatim in a short sentence (two edits, under the floor)
+    assert near_verbatim("He did not say when the talks would resume.",
+                         "He didn't say when the talks would resume.", **NEAR_VERBATIM)
+    # ... and the same texts pass once the floor and the share are off
+    assert not near_verbatim("He did not say when the talks would resume.",
+                             "He didn't say when the talks would resume.",
+                             max_token_jaccard=0.9, min_word_edits=0, min_edit_share=0.0)
+
+
+def test_a_sentence_with_words_only_added_is_near_verbatim_however_many():
+    # no word is reworded: one side adds a name (3 edits in a 5-word sentence)
+    assert near_verbatim("Anna Palmer and Katie Glueck contributed to this report.",
+                         "Katie Glueck contributed to this report.", **NEAR_VERBATIM)
+    # MSRP train: the same quotation, one side adds its attribution (8 words)
+    assert near_verbatim(
+        "I would like to publicly thank Sir Alex Ferguson for making me the player I am "
+        'today."', "I would like to publicly thank Sir Alex Ferguson for making me the player "
+        "I am today, Beckham said in the statement.", **NEAR_VERBATIM)
