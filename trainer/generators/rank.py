@@ -19,9 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from parawire.trainer.generators.api import Candidate, Generator, Scorer, Source
+from parawire.trainer.generators.chain import distinct
 from parawire.trainer.generators.evaluation import Similarity
 from parawire.trainer.generators.lm import KneserNey
-from parawire.trainer.generators.metrics import one_minus_bleu, wer, words
+from parawire.trainer.generators.metrics import one_minus_bleu, wer
 from parawire.trainer.generators.overgen import interleave, pool_batch
 from parawire.trainer.generators.prune import keeps_names_and_numbers
 
@@ -82,21 +83,15 @@ class RankMany:
         """The n best-ranked survivors of one source's pooled groups, counted in `counts`."""
         pool = interleave(groups)
         self.counts["pooled"] += len(pool)
-        seen = {words(source.tokens)}
-        distinct = []
-        for candidate in pool:
-            key = words(candidate.tokens)
-            if key and key not in seen:
-                seen.add(key)
-                distinct.append(candidate)
-        self.counts["copies"] += len(pool) - len(distinct)
+        new = distinct(source, pool, len(pool))
+        self.counts["copies"] += len(pool) - len(new)
         diverse = []
-        for candidate in distinct:
+        for candidate in new:
             candidate.scores["one_minus_bleu"] = one_minus_bleu(candidate.tokens, source.tokens)
             candidate.scores["wer"] = wer(candidate.tokens, source.tokens)
             if candidate.scores["one_minus_bleu"] >= self.bars.min_one_minus_bleu:
                 diverse.append(candidate)
-        self.counts["diversity"] += len(distinct) - len(diverse)
+        self.counts["diversity"] += len(new) - len(diverse)
         bar = self.lm.log_perplexity(source.tokens) + self.bars.fluency_margin
         fluent = []
         for candidate in diverse:
