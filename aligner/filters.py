@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from parawire.aligner.signals import content_words, numbers
 from parawire.records import Sentence
-from parawire.textnorm import only_added, token_jaccard, word_edits, words
+from parawire.textnorm import token_jaccard, word_diff, words
 
 DATE_LABELS = frozenset({"DATE"})
 
@@ -38,10 +38,11 @@ def near_verbatim(a: str, b: str, *, max_token_jaccard: float, min_word_edits: i
     three-word rewording is a paraphrase in a 12-word sentence, a copy edit in a 30-word one),
     or one is the other with words only added (an attribution, a name, a clause: nothing is
     reworded)."""
+    if token_jaccard(a, b) >= max_token_jaccard:
+        return True
     shorter = min(len(words(a)), len(words(b)))
-    return (token_jaccard(a, b) >= max_token_jaccard
-            or word_edits(a, b) < max(min_word_edits, min_edit_share * shorter)
-            or only_added(a, b))
+    diff = word_diff(a, b)
+    return diff.edits < max(min_word_edits, min_edit_share * shorter) or diff.only_added
 
 
 def adds_to(a: Sentence, b: Sentence, max_added_words: int) -> bool:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from difflib import SequenceMatcher
+from typing import NamedTuple
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -33,24 +35,22 @@ def length_ratio(a: str, b: str) -> float:
     return min(left, right) / max(left, right)
 
 
-def _word_opcodes(a: str, b: str) -> list[tuple[str, int, int, int, int]]:
-    from difflib import SequenceMatcher
+class WordDiff(NamedTuple):
+    """How two texts differ word by word, in order."""
 
-    return SequenceMatcher(a=words(a), b=words(b), autojunk=False).get_opcodes()
-
-
-def word_edits(a: str, b: str) -> int:
-    """How many words differ between two texts in order: the words inserted, deleted or
-    replaced (a replaced run counts its longer side) to turn one into the other."""
-    return sum(max(i2 - i1, j2 - j1) for op, i1, i2, j1, j2 in _word_opcodes(a, b)
-               if op != "equal")
+    edits: int  # words inserted, deleted or replaced (a replaced run counts its longer side)
+    only_added: bool  # one text is the other with words added, none replaced or removed
 
 
-def only_added(a: str, b: str) -> bool:
-    """One text is the other with words added and none replaced or removed ("Katie Glueck
-    contributed" and "Anna Palmer and Katie Glueck contributed")."""
-    ops = {op for op, *_ in _word_opcodes(a, b)}
-    return ops <= {"equal", "insert"} or ops <= {"equal", "delete"}
+def word_diff(a: str, b: str) -> WordDiff:
+    """The word-level difference of two texts ("Katie Glueck contributed" and "Anna Palmer
+    and Katie Glueck contributed": 3 edits, only added)."""
+    changes = [(op, max(i2 - i1, j2 - j1)) for op, i1, i2, j1, j2
+               in SequenceMatcher(a=words(a), b=words(b), autojunk=False).get_opcodes()
+               if op != "equal"]
+    ops = {op for op, _ in changes}
+    return WordDiff(edits=sum(size for _, size in changes),
+                    only_added=ops <= {"insert"} or ops <= {"delete"})
 
 
 def token_jaccard(a: str, b: str) -> float:

@@ -1,7 +1,7 @@
 from parawire.aligner import above_beta, normalized, order_pair
 from parawire.aligner.pairs import make_pair
 from parawire.indexer import Hit
-from parawire.textnorm import length_ratio, token_jaccard, verbatim_key, word_edits
+from parawire.textnorm import length_ratio, token_jaccard, verbatim_key, word_diff
 from tests.factories import make_sentence
 
 
@@ -34,10 +34,10 @@ def test_text_measures():
     assert verbatim_key("The Mayor, said: yes!") == verbatim_key("the mayor said yes")
     assert token_jaccard("a b c d", "a b c e") == 3 / 5
     # AllSides (May 2013): two outlets' copies of one wire sentence, one word apart
-    assert word_edits("Ramsey said he never suspected something was amiss.",
-                      "Ramsey said he never suspected anything was amiss.") == 1
-    assert word_edits("About a year later, DeJesus vanished at age 14.",
-                      "DeJesus disappeared at age 14 about a year later.") == 10  # reordered
-    assert word_edits("SEE ALSO: Israeli airstrikes on Syria put Obama at the crossroads",
-                      "Israeli airstrikes on Syria put Obama at the crossroads") == 2
+    assert word_diff("Ramsey said he never suspected something was amiss.",
+                     "Ramsey said he never suspected anything was amiss.") == (1, False)
+    assert word_diff("About a year later, DeJesus vanished at age 14.",
+                     "DeJesus disappeared at age 14 about a year later.") == (10, False)  # reordered
+    assert word_diff("SEE ALSO: Israeli airstrikes on Syria put Obama at the crossroads",
+                     "Israeli airstrikes on Syria put Obama at the crossroads") == (2, True)
     assert length_ratio("one two", "one two three four") == 0.5
