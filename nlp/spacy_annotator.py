@@ -102,7 +102,7 @@ def annotate_articles(model_name: str, language: str, batch_size: int,
             for article, article_docs in zip(articles, docs, strict=True)]
 
 
-def _worker_context():
+def _worker_context() -> multiprocessing.context.BaseContext:
     """Forked workers share the parent's loaded model; where fork is missing, each worker
     loads it once."""
     methods = multiprocessing.get_all_start_methods()
