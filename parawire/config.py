@@ -233,6 +233,8 @@ class TrainingConfig(_Section):
     clip: float = Field(4.0, gt=0)
     patience: int = Field(15, ge=1)
     max_epochs: int = Field(50, ge=1)
+    # Minutes of training (over resumed runs too) after which no new epoch starts; 0: no limit.
+    max_minutes: float = Field(0, ge=0)
     seed: int = 1
     device: str = Field("auto", pattern=r"^(auto|cpu|cuda(:\d+)?)$")
     threads: int = Field(0, ge=0)

@@ -25,6 +25,7 @@ class Progress:
     best_epoch: int = 0
     epochs_without_gain: int = 0
     done: bool = False
+    seconds: float = 0.0  # training and validation time of the epochs so far
 
 
 def save_checkpoint(path: Path, model: PointerGenerator, vocab: Vocabulary, kind: str,

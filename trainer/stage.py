@@ -31,6 +31,9 @@ class TrainScope(Scope):
                                    flag="--coverage/--no-coverage")
     max_epochs: int | None = option(None, "Most epochs " + _CONFIG.format("max_epochs"),
                                     flag="--epochs", ge=1)
+    max_minutes: float | None = option(
+        None, "No new epoch after this many minutes of training, resumed epochs included "
+        "(0: no limit) " + _CONFIG.format("max_minutes"), ge=0)
     patience: int | None = option(None, "Early-stopping patience, in epochs.", ge=1)
     batch_size: int | None = option(None, "Pairs per batch.", ge=1)
     vocab_size: int | None = option(None, "Vocabulary of the train split.", ge=5)

@@ -29,7 +29,7 @@ from parawire.trainer.model import MODEL_KINDS, ModelConfig, PointerGenerator
 
 LAST, BEST, METRICS = "last.pt", "best.pt", "metrics.jsonl"
 # Settings a resumed run may change; any other difference means a different run.
-RESUMABLE_CHANGES = {"max_epochs", "patience", "device", "threads"}
+RESUMABLE_CHANGES = {"max_epochs", "max_minutes", "patience", "device", "threads"}
 
 
 class TrainConfig(TrainingConfig):
@@ -203,12 +203,24 @@ def _keep_metrics_up_to(path: Path, epoch: int) -> None:
     path.write_text("".join(line + "\n" for line in lines))
 
 
+def _out_of_time(progress: Progress, config: TrainConfig) -> bool:
+    return 0 < config.max_minutes * 60 <= progress.seconds
+
+
+def _stop_reason(progress: Progress, config: TrainConfig) -> str:
+    """Why training stopped: patience (early stopping), max_epochs or max_minutes."""
+    if progress.epochs_without_gain >= config.patience:
+        return "patience"
+    return "max_minutes" if _out_of_time(progress, config) else "max_epochs"
+
+
 def train(corpus: Path, out: Path, config: TrainConfig, init_from: Path | None = None,
           progress_bar: bool = False) -> dict[str, Any]:
     """Train (or resume, or find finished) the run in `out`; returns its summary.
 
     Writes out/last.pt after every epoch, out/best.pt when validation loss improves, and one
-    JSON line per epoch to out/metrics.jsonl.
+    JSON line per epoch to out/metrics.jsonl. No epoch starts once config.max_minutes of
+    training (resumed runs' epochs included) have passed; a larger budget resumes the run.
     """
     set_threads(config.threads)
     device = pick_device(config.device)
@@ -227,12 +239,15 @@ def train(corpus: Path, out: Path, config: TrainConfig, init_from: Path | None =
     _keep_metrics_up_to(metrics, run.progress.epoch)
     train_config = _recorded(config, corpus)
     progress = run.progress
-    while not progress.done and progress.epoch < config.max_epochs:
+    while not progress.done and progress.epoch < config.max_epochs and not _out_of_time(
+            progress, config):
         epoch = progress.epoch + 1
+        started = time.perf_counter()
         train_loss, tokens, seconds = train_epoch(run, train_items, epoch, device, progress_bar)
         valid_loss = mean_loss(run.model, valid_items, config.batch_size, device,
                                config.coverage_weight)
         progress.epoch = epoch
+        progress.seconds += time.perf_counter() - started
         if valid_loss < progress.best_valid:
             progress.best_valid, progress.best_epoch, progress.epochs_without_gain = valid_loss, epoch, 0
         else:
@@ -254,6 +269,7 @@ def train(corpus: Path, out: Path, config: TrainConfig, init_from: Path | None =
         "out": str(out), "kind": config.kind, "epochs": progress.epoch,
         "best_epoch": progress.best_epoch, "best_valid_loss": progress.best_valid,
         "stopped_early": progress.epochs_without_gain >= config.patience,
+        "stopped": _stop_reason(progress, config), "train_seconds": round(progress.seconds, 1),
         "vocab_size": len(run.vocab), "train_examples": len(train_items),
         "valid_examples": len(valid_items), "device": device.type,
         "checkpoint": str(out / BEST),

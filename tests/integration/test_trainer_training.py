@@ -76,6 +76,19 @@ def test_resume_continues_exactly_where_an_uninterrupted_run_goes(corpus, tmp_pa
         train(corpus, resumed, TrainConfig(**{**_fields(config), "hidden": 8}))
 
 
+def test_a_time_budget_stops_after_the_epoch_that_spends_it_and_a_larger_one_resumes(
+        corpus, tmp_path):
+    out = tmp_path / "budget"
+    tiny_budget = TrainConfig(kind="pointer", max_epochs=3, max_minutes=1e-6, **TINY)
+    summary = train(corpus, out, tiny_budget)
+    assert (summary["epochs"], summary["stopped"]) == (1, "max_minutes")
+    assert summary["train_seconds"] > 0
+    assert train(corpus, out, tiny_budget)["epochs"] == 1 and len(_metrics(out)) == 1
+    summary = train(corpus, out, TrainConfig(**{**_fields(tiny_budget), "max_minutes": 0}))
+    assert (summary["epochs"], summary["stopped"]) == (3, "max_epochs")
+    assert [m["epoch"] for m in _metrics(out)] == [1, 2, 3]
+
+
 def test_pointer_starts_from_a_pretrained_autoencoder(corpus, tmp_path):
     train(corpus, tmp_path / "ae", TrainConfig(kind="autoencoder", max_epochs=2, **TINY))
     pretrained, vocab = load_model(read_checkpoint(tmp_path / "ae" / "best.pt"))
