@@ -18,7 +18,9 @@ PARAWIRE_TEST_REDIS_URL that scripts/with-services.sh sets), alignment runs a se
 as `align_workers`, on N real Celery workers (`parawire worker --concurrency 1` each) over
 a copy of the store and index taken before the eager alignment: its CPU time and peak RSS
 are the client's and the workers' (their pool processes included, read from /proc before
-they stop; worker start-up counts too). Results go to bench/results/scale_run-<N>.json.
+they stop; worker start-up counts too). Results go to bench/results/scale_run-<N>.json,
+and each stage's to <work>/stages.json as it ends: `--work W --stages annotate,index,...`
+resumes a stopped run (every stage is idempotent) and reports the stages already done.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from common import SHARED_DATA, report
 
 ALLSIDES = SHARED_DATA / "allsides" / "articles.jsonl.gz"
 STAGES = ("ingest", "annotate", "index", "align", "export")
+ORDER = (*STAGES[:4], "align_workers", *STAGES[4:])
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -177,6 +180,9 @@ def main() -> None:
                         help="Also align on this many real Celery workers [default: 0, none].")
     parser.add_argument("--broker", default=os.environ.get("PARAWIRE_TEST_REDIS_URL", ""),
                         help="Redis URL for --workers [default: $PARAWIRE_TEST_REDIS_URL].")
+    parser.add_argument("--stages", help="Run only these stages (comma-separated, of "
+                        f"{','.join(ORDER)}) in --work, keeping the results stored there of "
+                        "the others: to resume a stopped run [default: all].")
     parser.add_argument("--stage", choices=STAGES, help=argparse.SUPPRESS)
     parser.add_argument("--export-run", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -191,15 +197,24 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     taken = sample_days(args.articles, sample)
     print(f"sample: {taken} in {work}", file=sys.stderr)
-    stages: dict[str, Any] = {}
-    sentences, export_run = 0, None
-    order = [*STAGES[:4], *(["align_workers"] if args.workers else []), *STAGES[4:]]
+    done_file = work / "stages.json"
+    stages: dict[str, Any] = json.loads(done_file.read_text()) if args.stages else {}
+    order = [name for name in ORDER if name != "align_workers" or args.workers]
+    if args.stages:
+        if unknown := set(args.stages.split(",")) - set(ORDER):
+            parser.error(f"unknown --stages {', '.join(sorted(unknown))}")
+        order = [name for name in ORDER if name in args.stages.split(",")]
+    sentences = max((s["counts"].get("sentences", 0) for s in stages.values()), default=0)
+    export_run = stages.get("align", {}).get("counts", {}).get("run_id")
     for name in order:
         stage = name.removesuffix("_workers")
         if name == "align" and args.workers:  # the workers align what the eager run aligns
             shutil.rmtree(work / "workers", ignore_errors=True)
             shutil.copytree(data_dir, work / "workers" / "data")
         home = work / "workers" if name != stage else work
+        if name == "align_workers" and not (home / "data").is_dir():
+            sys.exit(f"align_workers needs the copy {home / 'data'} that align makes with "
+                     "--workers: run align with --workers first")
         command = [sys.executable, __file__, "--stage", stage, "--work", str(home),
                    "--processes", str(args.processes)]
         if export_run is not None:
@@ -216,8 +231,9 @@ def main() -> None:
             _size_mb(home / "data" / "parawire.db-wal")
         result["index_mb"] = _size_mb(home / "data" / "index")
         stages[name] = result
+        done_file.write_text(json.dumps(stages, indent=1))
         print(f"{name}: {json.dumps(result)}", file=sys.stderr)
-    pairs = stages["align"]["counts"].get("pairs", 0)
+    pairs = stages.get("align", {}).get("counts", {}).get("pairs", 0)
     report(f"scale_run-{args.articles}", {
         "sample": taken, "nlp_processes": args.processes, "stages": stages,
         "total_wall_s": round(sum(s["wall_s"] for s in stages.values()), 1),

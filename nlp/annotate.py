@@ -8,13 +8,17 @@ from tqdm import tqdm
 
 from parawire.config import Settings
 from parawire.errors import ParawireError
+from parawire.iterate import batched
 from parawire.nlp.pmi import PmiCollocations, candidate_counts
 from parawire.nlp.protocol import Annotator
 from parawire.nlp.segment import over_long_passages
 from parawire.nlp.spacy_annotator import SpacyAnnotator
 from parawire.nlp.stanza_annotator import StanzaAnnotator, load_stanza_pipeline
-from parawire.records import Article, CollocationCounts
+from parawire.records import Article, CollocationCounts, Sentence
 from parawire.store import Store
+
+# Articles stored per transaction.
+ARTICLES_PER_COMMIT = 200
 
 
 def annotator_for(settings: Settings, language: str) -> Annotator:
@@ -33,43 +37,44 @@ def annotator_for(settings: Settings, language: str) -> Annotator:
 
 
 def annotate_pending(settings: Settings, store: Store) -> dict[str, int]:
-    """Annotate every article not yet annotated; returns counts.
+    """Annotate every article not yet annotated, language by language; returns counts.
 
-    With nlp.pmi, each language's collocation counts start from those the store keeps over
-    the sentences already stored and grow with every batch; a batch gets the collocations
-    its own sentences complete, and each article's counts are stored with its sentences."""
-    annotators: dict[str, Annotator] = {}
-    statistics: dict[str, PmiCollocations] = {}
+    The annotator reads the pending articles as one stream (a multi-process annotator goes
+    on parsing while a batch is stored). With nlp.pmi, each language's collocation counts
+    start from those the store keeps over the sentences already stored and grow with every
+    batch; a batch gets the collocations its own sentences complete, and each article's
+    counts are stored with its sentences."""
     counts: Counter[str] = Counter()
     total = store.count_articles_to_annotate()
     with tqdm(total=total, desc="annotate", unit="article", disable=None) as bar:
-        for batch in store.articles_to_annotate():
-            by_language: dict[str, list[Article]] = {}
-            for article in batch:
-                by_language.setdefault(article.language, []).append(article)
-            for language, articles in by_language.items():
-                if language not in annotators:
-                    annotators[language] = annotator_for(settings, language)
-                done = list(annotators[language].annotate(articles))
+        for language in store.languages_to_annotate():
+            annotator = annotator_for(settings, language)
+            statistics = _stored_statistics(settings, store, language) if settings.nlp.pmi \
+                else None
+            pending = (article for batch in store.articles_to_annotate(language=language)
+                       for article in batch)
+            for done in batched(annotator.annotate(pending), ARTICLES_PER_COMMIT):
                 added: list[CollocationCounts | None] = [None] * len(done)
-                if settings.nlp.pmi:
-                    if language not in statistics:
-                        statistics[language] = _stored_statistics(settings, store, language)
-                    added = list(statistics[language].learn_and_mark(
-                        sentences for _, sentences in done))
-                # One commit per batch, not per article (a killed run redoes one batch).
-                with store.transaction():
-                    for (article, sentences), article_counts in zip(done, added, strict=True):
-                        assert article.id is not None
-                        if not store.save_annotations(article.id, sentences, article_counts,
-                                                      pending_only=True):
-                            continue  # another annotate run stored it meanwhile
-                        counts["articles"] += 1
-                        if cut := over_long_passages(article.text):
-                            counts["passages_cut"] += cut
-                        counts["sentences"] += len(sentences)
+                if statistics is not None:
+                    added = list(statistics.learn_and_mark(sentences for _, sentences in done))
+                _store_batch(store, done, added, counts)
                 bar.update(len(done))
     return dict(counts)
+
+
+def _store_batch(store: Store, done: list[tuple[Article, list[Sentence]]],
+                 added: list[CollocationCounts | None], counts: Counter[str]) -> None:
+    """One commit per batch, not per article (a killed run redoes one batch)."""
+    with store.transaction():
+        for (article, sentences), article_counts in zip(done, added, strict=True):
+            assert article.id is not None
+            if not store.save_annotations(article.id, sentences, article_counts,
+                                          pending_only=True):
+                continue  # another annotate run stored it meanwhile
+            counts["articles"] += 1
+            if cut := over_long_passages(article.text):
+                counts["passages_cut"] += cut
+            counts["sentences"] += len(sentences)
 
 
 def _stored_statistics(settings: Settings, store: Store, language: str) -> PmiCollocations:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import gc
 import importlib.util
 import multiprocessing
+from collections import deque
 from collections.abc import Iterable, Iterator
 from functools import lru_cache, partial
+from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
 from parawire.errors import ParawireError
+from parawire.iterate import batched
 from parawire.nlp.features import article_sentences
 from parawire.nlp.segment import passages
 from parawire.records import Article, Sentence
@@ -22,8 +25,13 @@ NEEDED_COMPONENTS = frozenset({
     "trainable_lemmatizer", "parser", "ner",
 })
 # The most articles a worker process parses and annotates per task (nlp.processes > 1):
-# few, so that the workers finish a batch of the annotate stage together.
+# few, so that the workers finish the last tasks together.
 ARTICLES_PER_TASK = 8
+# Tasks queued per worker beyond the results read: enough that no worker waits while the
+# caller stores sentences, few enough to bound the articles held in memory.
+TASKS_AHEAD = 4
+# Articles whose paragraphs go through one nlp.pipe stream when annotating in-process.
+ARTICLES_IN_PROCESS = 64
 
 
 @lru_cache(maxsize=8)
@@ -70,23 +78,29 @@ class SpacyAnnotator:
 
     def annotate(self, articles: Iterable[Article]) -> Iterator[tuple[Article, list[Sentence]]]:
         """Sentences of each article, in input order, paragraph by paragraph so none crosses
-        a break. With processes > 1 (outside a daemonic process), worker processes each parse
-        and annotate a few articles at a time and send back their Sentences (the Docs never
-        leave the worker)."""
-        articles = list(articles)
+        a break; the input is read lazily, a few tasks ahead of what is yielded. With
+        processes > 1 (outside a daemonic process), worker processes each parse and annotate a
+        few articles at a time and send back their Sentences (the Docs never leave the
+        worker), and they go on with the next articles while the caller stores the last."""
         work = partial(annotate_articles, self.model_name, self.language, self.batch_size)
-        if self.processes == 1 or len(articles) < 2 or multiprocessing.current_process().daemon:
+        if self.processes == 1 or multiprocessing.current_process().daemon:
             # A daemonic process (a Celery prefork pool process) may not start processes:
             # there the worker pool's concurrency is the parallelism.
-            yield from zip(articles, work(articles), strict=True)
+            for chunk in batched(articles, ARTICLES_IN_PROCESS):
+                yield from zip(chunk, work(chunk), strict=True)
             return
-        size = min(ARTICLES_PER_TASK, -(-len(articles) // self.processes))
-        tasks = [articles[k:k + size] for k in range(0, len(articles), size)]
         # gc.freeze: a worker's collector leaves what it inherited alone (the parent's
         # growing collocation counts), so it neither walks nor copies those pages.
-        with _worker_context().Pool(min(self.processes, len(tasks)), gc.freeze) as pool:
-            for chunk, sentences in zip(tasks, pool.imap(work, tasks), strict=True):
-                yield from zip(chunk, sentences, strict=True)
+        with _worker_context().Pool(self.processes, gc.freeze) as pool:
+            in_flight: deque[tuple[list[Article], AsyncResult]] = deque()
+            for chunk in batched(articles, ARTICLES_PER_TASK):
+                in_flight.append((chunk, pool.apply_async(work, (chunk,))))
+                if len(in_flight) >= TASKS_AHEAD * self.processes:
+                    done, result = in_flight.popleft()
+                    yield from zip(done, result.get(), strict=True)
+            while in_flight:
+                done, result = in_flight.popleft()
+                yield from zip(done, result.get(), strict=True)
 
 
 def annotate_articles(model_name: str, language: str, batch_size: int,

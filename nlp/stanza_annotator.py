@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from parawire.errors import ParawireError
+from parawire.iterate import batched
 from parawire.nlp.features import SENTENCE_TEXTS, article_sentences, ud_noun_chunks
 from parawire.nlp.segment import passages
 from parawire.records import Article, Sentence
@@ -111,9 +112,14 @@ class StanzaAnnotator:
         self.vocab = stanza_vocab(language)
 
     def annotate(self, articles: Iterable[Article]) -> Iterator[tuple[Article, list[Sentence]]]:
-        """Sentences of each article, paragraph by paragraph; the paragraphs of all the given
-        articles go to the pipeline in bulks of batch_size."""
-        articles = list(articles)
+        """Sentences of each article, paragraph by paragraph; the input is read lazily,
+        batch_size articles at a time, and their paragraphs go to the pipeline in bulks of
+        batch_size."""
+        for chunk in batched(articles, self.batch_size):
+            yield from self._annotate_chunk(chunk)
+
+    def _annotate_chunk(self, articles: list[Article]
+                        ) -> Iterator[tuple[Article, list[Sentence]]]:
         texts = [(k, text) for k, article in enumerate(articles) for text in passages(article.text)]
         docs: list[list] = [[] for _ in articles]
         for start in range(0, len(texts), self.batch_size):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from parawire.crawler.ingest.scope import IngestScope
 from parawire.crawler.ingest.validate import BadRecord, RecordRules, to_article
 from parawire.crawler.runner import sources_path
 from parawire.crawler.sources import load_topics
+from parawire.iterate import batched
 from parawire.records import ArticleOutcome
 from parawire.store import Store, store_of
 
@@ -66,18 +66,13 @@ def _ingest(store: Store, run_id: int, records: Iterable[RawRecord], rules: Reco
     counts: Counter[str] = Counter()
     known = store.known_urls()
     with tqdm(desc="ingest", unit="record", disable=None) as bar:
-        for batch in _batches(iter(records), batch_size):
+        for batch in batched(records, batch_size):
             with store.transaction():
                 for raw in batch:
                     counts[_ingest_one(store, run_id, raw, rules, known, log)] += 1
             bar.update(len(batch))
     counts["records"] = sum(counts.values())
     return dict(counts)
-
-
-def _batches(records: Iterator[RawRecord], size: int) -> Iterator[list[RawRecord]]:
-    while batch := list(islice(records, size)):
-        yield batch
 
 
 def _ingest_one(store: Store, run_id: int, raw: RawRecord, rules: RecordRules, known: set[str],

@@ -145,11 +145,23 @@ class ArticleQueries(StoreBase):
                                               row.title, row.published)
         return refs
 
-    def articles_to_annotate(self, batch_size: int = 200) -> Iterator[list[Article]]:
-        """Batches of articles that have no sentences yet, in id order."""
+    def articles_to_annotate(self, batch_size: int = 200, language: str | None = None
+                             ) -> Iterator[list[Article]]:
+        """Batches of articles that have no sentences yet (in one language, if given), in id
+        order."""
         table = schema.articles
-        yield from self._batches(table, [table.c.annotated.is_(False)], article_record, 0,
-                                 batch_size)
+        conditions = [table.c.annotated.is_(False)]
+        if language is not None:
+            conditions.append(table.c.language == language)
+        yield from self._batches(table, conditions, article_record, 0, batch_size)
+
+    def languages_to_annotate(self) -> list[str]:
+        """The languages of the articles that have no sentences yet, sorted."""
+        table = schema.articles
+        query = (sa.select(table.c.language).where(table.c.annotated.is_(False)).distinct()
+                 .order_by(table.c.language))
+        with self.engine.connect() as conn:
+            return list(conn.scalars(query))
 
     def mark_for_reannotation(self) -> int:
         """Mark every annotated article to be annotated again (after a change of features);

