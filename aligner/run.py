@@ -111,17 +111,14 @@ def align_batch(store: Store, index: SentenceIndex, run_id: int, params: AlignPa
 
 def scored_pairs(run_id: int, kept: list[Candidate], params: AlignParams,
                  counts: Counter[str]) -> list[Pair]:
-    """The candidates' pairs that pass the semantic check and the filters and that the pair
-    scorer gives at least `min_probability`, each with its probability and signals; the
-    dropped ones are counted by reason."""
+    """The candidates' pairs that pass the filters, then the semantic check, and that the
+    pair scorer gives at least `min_probability`, each with its probability and signals; the
+    dropped ones are counted by reason. The filters read no embedding, so only the pairs
+    they keep are embedded (the costliest step of a batch)."""
     scorer = load_scorer(params.scorer_model)
-    cosines = cosine_similarities([(k.reference.text, k.sentence.text) for k in kept])
-    pairs: list[Pair] = []
-    for k, cosine in zip(kept, cosines, strict=True):
-        if cosine < params.min_semantic_similarity:
-            counts["semantic"] += 1
-            continue
-        signals = pair_signals(k.reference, k.sentence, k.bm25, cosine)
+    filtered: list[tuple[Candidate, dict[str, float]]] = []
+    for k in kept:
+        signals = pair_signals(k.reference, k.sentence, k.bm25, cosine=0.0)
         reason = drop_reason(k.reference, k.sentence, signals,
                              max_quote_share=params.max_quote_share,
                              max_novel_share=params.max_novel_share,
@@ -129,7 +126,15 @@ def scored_pairs(run_id: int, kept: list[Candidate], params: AlignParams,
                              drop_mismatches=params.drop_mismatches)
         if reason is not None:
             counts[reason] += 1
+        else:
+            filtered.append((k, signals))
+    cosines = cosine_similarities([(k.reference.text, k.sentence.text) for k, _ in filtered])
+    pairs: list[Pair] = []
+    for (k, signals), cosine in zip(filtered, cosines, strict=True):
+        if cosine < params.min_semantic_similarity:
+            counts["semantic"] += 1
             continue
+        signals["cosine"] = cosine
         probability = scorer.probability(signals)
         if probability < params.min_probability:
             counts["below_probability"] += 1
