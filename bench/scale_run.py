@@ -16,11 +16,12 @@ and index size on disk, and the stage's counts (references, candidates, pairs, e
 filter's drops). With `--workers N` (and a Redis broker: --broker, else the
 PARAWIRE_TEST_REDIS_URL that scripts/with-services.sh sets), alignment runs a second time,
 as `align_workers`, on N real Celery workers (`parawire worker --concurrency 1` each) over
-a copy of the store and index taken before the eager alignment: its CPU time and peak RSS
+a copy of the store and index taken before either alignment: its CPU time and peak RSS
 are the client's and the workers' (their pool processes included, read from /proc before
 they stop; worker start-up counts too). Results go to bench/results/scale_run-<N>.json,
 and each stage's to <work>/stages.json as it ends: `--work W --stages annotate,index,...`
 resumes a stopped run (every stage is idempotent) and reports the stages already done.
+Export exports the eager run, or the workers' where the eager align has not run.
 """
 
 from __future__ import annotations
@@ -198,34 +199,40 @@ def main() -> None:
     taken = sample_days(args.articles, sample)
     print(f"sample: {taken} in {work}", file=sys.stderr)
     done_file = work / "stages.json"
-    stages: dict[str, Any] = json.loads(done_file.read_text()) if args.stages else {}
+    stages: dict[str, Any] = (json.loads(done_file.read_text())
+                              if args.stages and done_file.is_file() else {})
     order = [name for name in ORDER if name != "align_workers" or args.workers]
     if args.stages:
         if unknown := set(args.stages.split(",")) - set(ORDER):
             parser.error(f"unknown --stages {', '.join(sorted(unknown))}")
         order = [name for name in ORDER if name in args.stages.split(",")]
     sentences = max((s["counts"].get("sentences", 0) for s in stages.values()), default=0)
-    export_run = stages.get("align", {}).get("counts", {}).get("run_id")
+    copy = work / "workers" / "data"
+    if not args.stages:
+        shutil.rmtree(copy.parent, ignore_errors=True)
     for name in order:
         stage = name.removesuffix("_workers")
-        if name == "align" and args.workers:  # the workers align what the eager run aligns
-            shutil.rmtree(work / "workers", ignore_errors=True)
-            shutil.copytree(data_dir, work / "workers" / "data")
-        home = work / "workers" if name != stage else work
-        if name == "align_workers" and not (home / "data").is_dir():
-            sys.exit(f"align_workers needs the copy {home / 'data'} that align makes with "
-                     "--workers: run align with --workers first")
+        if stage == "align" and args.workers and not copy.is_dir():
+            # before either alignment: the workers align what the eager run aligns
+            shutil.copytree(data_dir, copy)
+        if name == "align_workers" and "align" in stages and not copy.is_dir():
+            sys.exit(f"align_workers needs {copy}, copied before the eager align: run both "
+                     "with --workers")
+        aligned = "align" if "align" in stages or name == "align" else "align_workers"
+        export_run = stages.get(aligned, {}).get("counts", {}).get("run_id")
+        # export exports the eager run, or the workers' where no eager align ran
+        home = work / "workers" if name == "align_workers" or (
+            name == "export" and aligned == "align_workers") else work
         command = [sys.executable, __file__, "--stage", stage, "--work", str(home),
                    "--processes", str(args.processes)]
         if export_run is not None:
             command += ["--export-run", str(export_run)]
-        done = (_with_workers(args.workers, args.broker, home / "data", command) if name != stage
+        done = (_with_workers(args.workers, args.broker, copy, command) if name != stage
                 else subprocess.run(command, capture_output=True, text=True, check=False))
         if done.returncode != 0:
             sys.exit(f"{name} failed:\n{done.stderr[-3000:]}")
         result = json.loads(done.stdout.strip().splitlines()[-1])
         sentences = result["counts"].get("sentences", sentences)
-        export_run = result["counts"].get("run_id") if name == "align" else export_run
         result["throughput"] = _throughput(name, result, taken, sentences)
         result["store_mb"] = _size_mb(home / "data" / "parawire.db") + \
             _size_mb(home / "data" / "parawire.db-wal")
@@ -233,7 +240,7 @@ def main() -> None:
         stages[name] = result
         done_file.write_text(json.dumps(stages, indent=1))
         print(f"{name}: {json.dumps(result)}", file=sys.stderr)
-    pairs = stages.get("align", {}).get("counts", {}).get("pairs", 0)
+    pairs = stages.get("align", stages.get("align_workers", {})).get("counts", {}).get("pairs", 0)
     report(f"scale_run-{args.articles}", {
         "sample": taken, "nlp_processes": args.processes, "stages": stages,
         "total_wall_s": round(sum(s["wall_s"] for s in stages.values()), 1),
