@@ -61,7 +61,11 @@ def pretraining_corpus(store_dir: Path, corpus: Path, count: int, seed: int, out
                        ) -> dict[str, int]:
     """Write `count` sentences drawn from the store in `store_dir` as an autoencoder's train
     split (input = target) to out, with the corpus's valid split beside it. No sentence of
-    the valid or test split (compared as tokens) is drawn."""
+    the valid or test split (compared as tokens) is drawn. A folder drawn before is kept as
+    it is."""
+    drawn_file = out / "drawn.json"
+    if drawn_file.is_file():
+        return json.loads(drawn_file.read_text())
     held_out = {tokenize(text) for split in ("valid", "test")
                 for pair in read_records(split_path(corpus, split)) for text in pair}
     store = store_of(load_settings(data_dir=store_dir))
@@ -82,15 +86,21 @@ def pretraining_corpus(store_dir: Path, corpus: Path, count: int, seed: int, out
         json.dumps({"input": text, "target": text}, ensure_ascii=False) + "\n" for text in drawn))
     for split in ("valid", "test"):
         (out / f"{split}.jsonl").write_text(split_path(corpus, split).read_text())
-    return {"sentences": len(drawn), "eligible": seen, "held_out": len(held_out)}
+    stats = {"sentences": len(drawn), "eligible": seen, "held_out": len(held_out)}
+    drawn_file.write_text(json.dumps(stats))
+    return stats
 
 
 def run(corpus: Path, runs: Path, name: str, config: TrainConfig, options: DecodeOptions,
         init_from: Path | None = None) -> dict:
-    """Train one model (or find it trained) and score its best checkpoint on the test split."""
+    """Train one model (or find it trained) and score its best checkpoint on the test split
+    (from its test outputs when they were written after the checkpoint)."""
     summary = train(corpus, runs / name, config, init_from=init_from)
-    scores = evaluate(runs / name / "best.pt", "test", corpus, options,
-                      predictions=runs / f"{name}-test.jsonl", threads=config.threads)
+    best, predictions = runs / name / "best.pt", runs / f"{name}-test.jsonl"
+    if not predictions.is_file() or predictions.stat().st_mtime < best.stat().st_mtime:
+        evaluate(best, "test", corpus, options, predictions=predictions, threads=config.threads)
+    rows = [json.loads(line) for line in predictions.read_text().splitlines()]
+    scores = score_all([row["output"] for row in rows], [row["target"] for row in rows])
     return {"device": summary["device"], "epochs": summary["epochs"],
             "best_epoch": summary["best_epoch"], "stopped": summary["stopped"],
             "best_valid_loss": round(summary["best_valid_loss"], 4),
@@ -152,7 +162,7 @@ def main() -> None:
         started = time.perf_counter()
         pretraining = pretraining_corpus(args.pretrain_store, corpus, args.pretrain_sentences,
                                          args.seed, pretrain_corpus)
-        pretraining["seconds"] = round(time.perf_counter() - started, 1)
+        pretraining["draw_seconds"] = round(time.perf_counter() - started, 1)
     configs = {
         "seq2seq": (corpus, TrainConfig(kind="seq2seq", max_epochs=args.epochs, **sizes), None),
         "pointer": (corpus, TrainConfig(kind="pointer", max_epochs=args.epochs, **sizes), None),
