@@ -46,13 +46,17 @@ SAMPLES = 10
 
 
 def merge(corpora: list[Path], out: Path) -> dict[str, int]:
-    """Concatenate the corpora's splits into out; returns the pairs per split."""
+    """Concatenate the corpora's splits into out (a split already there as it would be is
+    left alone: another invocation may be training on it); returns the pairs per split."""
     out.mkdir(parents=True, exist_ok=True)
     counts = {}
     for split in SPLITS:
         lines = [line for corpus in corpora
                  for line in (corpus / f"{split}.jsonl").read_text().splitlines() if line.strip()]
-        (out / f"{split}.jsonl").write_text("".join(line + "\n" for line in lines))
+        text, path = "".join(line + "\n" for line in lines), out / f"{split}.jsonl"
+        if not path.is_file() or path.read_text() != text:
+            path.with_suffix(".tmp").write_text(text)
+            path.with_suffix(".tmp").replace(path)
         counts[split] = len(read_split(out, split))
     return counts
 
