@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import tempfile
 import time
@@ -55,8 +56,9 @@ def merge(corpora: list[Path], out: Path) -> dict[str, int]:
                  for line in (corpus / f"{split}.jsonl").read_text().splitlines() if line.strip()]
         text, path = "".join(line + "\n" for line in lines), out / f"{split}.jsonl"
         if not path.is_file() or path.read_text() != text:
-            path.with_suffix(".tmp").write_text(text)
-            path.with_suffix(".tmp").replace(path)
+            temporary = path.with_suffix(f".{os.getpid()}.tmp")
+            temporary.write_text(text)
+            temporary.replace(path)
         counts[split] = len(read_split(out, split))
     return counts
 
