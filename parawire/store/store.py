@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import signal
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -37,27 +34,6 @@ def open_store(url: str, pool_size: int | None = None) -> Store:
     return store
 
 
-@contextmanager
-def _signals_held() -> Iterator[None]:
-    """Ctrl-C or SIGTERM during the block takes effect once it has ended (in the main
-    thread): a migration is never cut half-way, where its own clean-up would fail and hide
-    the interruption."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    held = (signal.SIGINT, signal.SIGTERM)
-    previous = {number: signal.signal(number, lambda number, _: caught.append(number))
-                for number in held}
-    try:
-        yield
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, signal.SIG_DFL if handler is None else handler)
-        if caught:
-            signal.raise_signal(caught[0])
-
-
 class Store(ArticleQueries, AlignmentQueries, ReviewQueries, OverviewQueries, PairSearchQueries,
             OutletQueries):
     """Typed access to the store, the same on SQLite and PostgreSQL; one instance per process."""
@@ -80,7 +56,7 @@ class Store(ArticleQueries, AlignmentQueries, ReviewQueries, OverviewQueries, Pa
         config = AlembicConfig(str(ALEMBIC_INI))
         try:
             # Alembic's commands keep module-level state: one migration at a time per process.
-            with _MIGRATING, _signals_held(), self.engine.begin() as connection:
+            with _MIGRATING, self.engine.begin() as connection:
                 config.attributes["connection"] = connection
                 command.upgrade(config, "head")
         except OperationalError as exc:

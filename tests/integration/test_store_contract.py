@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import signal
 import threading
 import uuid
 from collections import Counter
@@ -10,8 +9,6 @@ from datetime import date, datetime
 
 import pytest
 import sqlalchemy as sa
-from alembic.config import Config as AlembicConfig
-from alembic.script import ScriptDirectory
 
 from parawire.records import (
     Article,
@@ -23,7 +20,6 @@ from parawire.records import (
     Pair,
 )
 from parawire.store import BatchOverlap, Store, open_store
-from parawire.store.store import ALEMBIC_INI
 from parawire.textnorm import content_hash
 from tests.factories import make_sentence
 
@@ -61,27 +57,6 @@ def test_migrations_are_idempotent(store):
     store.migrate()
     store.migrate()
     assert store.counts()["articles"] == 0
-
-
-def test_ctrl_c_during_migrations_takes_effect_once_they_have_run(tmp_path, monkeypatch):
-    """A migration is never cut half-way (its clean-up would fail and hide the Ctrl-C): the
-    interruption comes after the schema is complete."""
-    from alembic import command
-
-    upgrade = command.upgrade
-
-    def interrupted_upgrade(config, revision):
-        signal.raise_signal(signal.SIGINT)  # Ctrl-C as the first migration starts
-        upgrade(config, revision)
-
-    monkeypatch.setattr(command, "upgrade", interrupted_upgrade)
-    with pytest.raises(KeyboardInterrupt):
-        open_store(f"sqlite:///{tmp_path / 'store.db'}")
-    monkeypatch.setattr(command, "upgrade", upgrade)
-    engine = sa.create_engine(f"sqlite:///{tmp_path / 'store.db'}")
-    with engine.connect() as conn:
-        head = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one()
-    assert head == ScriptDirectory.from_config(AlembicConfig(str(ALEMBIC_INI))).get_current_head()
 
 
 def test_articles_dedup_by_url_canonical_url_and_content(store):
