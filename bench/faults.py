@@ -37,7 +37,7 @@ from parawire.store import store_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: tests/ helpers
 from tests.factories import store_synthetic_groups
-from tests.workers import children, fresh_database, start_worker, stop_worker
+from tests.workers import children, fresh_database, kill_worker, start_worker, stop_worker
 
 
 def _pairs(settings: Any, run_id: int) -> dict[tuple[int, int], tuple[float, float]]:
@@ -80,8 +80,7 @@ def _round(settings: Any, env: dict[str, str], logs: Path, number: int, args: ar
                 os.kill(rng.choice(pool), signal.SIGKILL)
                 kills.append("pool process")
             else:
-                workers[victim].send_signal(signal.SIGKILL)
-                workers[victim].wait()
+                kill_worker(workers[victim])
                 workers[victim] = start_worker(
                     env, (logs / f"r{number}-w{victim}-{k}.log").open("w"), args.concurrency,
                     f"r{number}w{victim}k{k}")

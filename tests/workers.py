@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import uuid
@@ -18,12 +20,21 @@ ROOT = Path(__file__).resolve().parents[1]
 def start_worker(env: dict[str, str], log=subprocess.DEVNULL, concurrency: int = 2,
                  hostname: str = "w1", cwd: Path = ROOT) -> subprocess.Popen:
     """A worker as `parawire worker` starts one (in `cwd`): the default prefork pool, here
-    of `concurrency` processes."""
+    of `concurrency` processes, in a process group of its own (see `kill_worker`)."""
     return subprocess.Popen(
         [sys.executable, "-m", "parawire", "worker", f"--concurrency={concurrency}",
          "--without-gossip", "--without-mingle", "-l", "warning", "-n", f"{hostname}@%h"],
         cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,
     )
+
+
+def kill_worker(worker: subprocess.Popen) -> None:
+    """kill -9 of a whole worker at once, its main process and its pool processes, as when
+    its machine dies: the batches it holds are lost with it. (A kill of the main process
+    alone leaves its pool processes to finish, and store, the batches they were running.)"""
+    os.killpg(worker.pid, signal.SIGKILL)
+    worker.wait()
 
 
 def stop_worker(worker: subprocess.Popen) -> None:

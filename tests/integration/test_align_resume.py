@@ -15,7 +15,7 @@ from parawire.config import load_settings
 from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
 from tests.factories import store_synthetic_groups as fill
-from tests.workers import children, fresh_database, start_worker, stop_worker
+from tests.workers import children, fresh_database, kill_worker, start_worker, stop_worker
 
 # Synthetic articles of the runs that kill workers.
 ARTICLES = 600
@@ -68,8 +68,7 @@ def test_killed_workers_leave_a_client_that_finishes_with_the_uninterrupted_pair
             os.kill(pool[0], signal.SIGKILL)  # a pool process, mid-batch
             at_first_kill = done()
             assert wait_for(lambda: done() > at_first_kill + 20)
-            first.send_signal(signal.SIGKILL)  # a whole worker, with the batch it holds
-            first.wait()
+            kill_worker(first)  # a whole worker, with the batches it holds
             client.join(timeout=300)
             assert not client.is_alive(), "the client did not finish by itself"
         finally:
