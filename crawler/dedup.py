@@ -8,15 +8,13 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from parawire.records import Article, ArticleOutcome, Fingerprint, FingerprintMatch
+from parawire.records import Article, ArticleOutcome
 from parawire.store import Store
 from parawire.textnorm import words
 
 SIMHASH_BITS = 64
-SIMHASH_BANDS = 8
-# Within this many differing bits, two texts are near-duplicates. With 8 bands of 8 bits,
-# hashes that close leave at least one band untouched, so the band lookup finds every one.
-NEAR_DUPLICATE_BITS = SIMHASH_BANDS - 1
+# Within this many differing bits, two texts are near-duplicates.
+NEAR_DUPLICATE_BITS = 7
 _BIT_POSITIONS = np.arange(SIMHASH_BITS, dtype=np.uint64)
 
 
@@ -31,45 +29,65 @@ def simhash(text: str, shingle: int = 3) -> int:
     return sum(1 << bit for bit in range(SIMHASH_BITS) if 2 * int(set_bits[bit]) > len(grams))
 
 
-def simhash_bands(value: int) -> list[int]:
-    """The SimHash cut into 8-bit bands: hashes within 7 bits share at least one band."""
-    width = SIMHASH_BITS // SIMHASH_BANDS
-    return [value >> (band * width) & ((1 << width) - 1) for band in range(SIMHASH_BANDS)]
+class NearDuplicates:
+    """The store's article fingerprints, held in memory in id order and read as they are
+    stored: a new text is compared with all of them at once (XOR and a bit count over an
+    array), so each lookup costs the same whatever the store's size."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._size = 0
+        self._values = np.zeros(1024, dtype=np.uint64)
+        self._originals = np.zeros(1024, dtype=np.int64)  # the original each one copies
+        self._last_id = 0
+
+    def refresh(self) -> None:
+        """Catch up with the store, reading everything again when fingerprints appeared
+        below the newest one held (another writer committed late) or went away."""
+        self._catch_up()
+        if self.store.count_fingerprints(self._last_id) != self._size:
+            self._size, self._last_id = 0, 0
+            self._catch_up()
+
+    def original_of(self, value: int) -> int | None:
+        """The original of the earliest stored article within NEAR_DUPLICATE_BITS of this
+        fingerprint (the store's articles up to now, this transaction's included)."""
+        self._catch_up()
+        distances = np.bitwise_count(self._values[:self._size] ^ np.uint64(value))
+        near = np.flatnonzero(distances <= NEAR_DUPLICATE_BITS)
+        return int(self._originals[near[0]]) if near.size else None
+
+    def _catch_up(self) -> None:
+        matches = self.store.fingerprints_after(self._last_id)
+        if not matches:
+            return
+        needed = self._size + len(matches)
+        if needed > len(self._values):
+            capacity = max(needed, 2 * len(self._values))
+            self._values = np.resize(self._values, capacity)
+            self._originals = np.resize(self._originals, capacity)
+        self._values[self._size:needed] = [m.fingerprint for m in matches]
+        self._originals[self._size:needed] = [m.syndicated_of or m.article_id for m in matches]
+        self._size, self._last_id = needed, matches[-1].article_id
 
 
-def hamming(a: int, b: int) -> int:
-    """Number of differing bits."""
-    return (a ^ b).bit_count()
-
-
-def fingerprint(text: str) -> Fingerprint:
-    """A text's SimHash and its bands."""
-    value = simhash(text)
-    return Fingerprint(value, tuple(simhash_bands(value)))
-
-
-def first_original(new: Fingerprint, stored: Iterable[FingerprintMatch]) -> int | None:
-    """The original that the earliest near-duplicate among `stored` (in id order) copies, or
-    that article itself; None when none is within NEAR_DUPLICATE_BITS."""
-    for match in stored:
-        if hamming(match.fingerprint, new.value) <= NEAR_DUPLICATE_BITS:
-            return match.syndicated_of or match.article_id
-    return None
-
-
-def store_article(store: Store, article: Article, crawl_run_id: int | None = None) -> ArticleOutcome:
+def store_article(store: Store, article: Article, crawl_run_id: int | None = None,
+                  near: NearDuplicates | None = None) -> ArticleOutcome:
     """Store an article with its fingerprint, a near-duplicate pointing at its original;
-    a duplicate URL or content is not stored."""
-    new = fingerprint(article.text)
-    article.syndicated_of = first_original(new, store.articles_sharing_bands(new.bands))
-    outcome = store.add_article(article, crawl_run_id, new)
+    a duplicate URL or content is not stored. `near` holds the store's fingerprints across
+    calls (without one, they are all read for this article)."""
+    value = simhash(article.text)
+    article.syndicated_of = (near or NearDuplicates(store)).original_of(value)
+    outcome = store.add_article(article, crawl_run_id, value)
     if outcome is ArticleOutcome.STORED and article.syndicated_of is not None:
         return ArticleOutcome.NEAR_DUPLICATE
     return outcome
 
 
-def store_articles(store: Store, articles: Iterable[Article],
-                   crawl_run_id: int | None = None) -> list[ArticleOutcome]:
+def store_articles(store: Store, articles: Iterable[Article], crawl_run_id: int | None = None,
+                   near: NearDuplicates | None = None) -> list[ArticleOutcome]:
     """Store articles as store_article does, in one transaction (each sees those before it)."""
+    near = near or NearDuplicates(store)
     with store.transaction():
-        return [store_article(store, article, crawl_run_id) for article in articles]
+        near.refresh()
+        return [store_article(store, article, crawl_run_id, near) for article in articles]

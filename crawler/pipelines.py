@@ -8,7 +8,7 @@ from scrapy.utils.defer import deferred_from_coro
 from sqlalchemy.exc import OperationalError
 
 from parawire.config import load_settings
-from parawire.crawler.dedup import store_articles
+from parawire.crawler.dedup import NearDuplicates, store_articles
 from parawire.records import Article
 from parawire.stage import describe
 from parawire.store import Store, open_store
@@ -32,6 +32,7 @@ class StorePipeline:
         self.stats = stats
         self.crawler = crawler
         self.store: Store | None = None
+        self.near: NearDuplicates | None = None
         self.pending: list[Article] = []
 
     @classmethod
@@ -42,8 +43,9 @@ class StorePipeline:
                    crawler)
 
     def open_spider(self, spider: Any = None) -> None:
-        """Connect to the store."""
+        """Connect to the store; its fingerprints are held for the whole crawl."""
         self.store = open_store(self.store_url)
+        self.near = NearDuplicates(self.store)
 
     def process_item(self, item: Article, spider: Any = None) -> Article:
         """Queue one article; store the queue when it is a batch."""
@@ -62,7 +64,7 @@ class StorePipeline:
         assert self.store is not None
         batch, self.pending = self.pending, []
         try:
-            outcomes = store_articles(self.store, batch, self.crawl_run_id)
+            outcomes = store_articles(self.store, batch, self.crawl_run_id, self.near)
         except (OperationalError, OSError) as exc:
             self._fail(f"cannot store {len(batch)} articles ({batch[0].url} …): {describe(exc)}")
             return

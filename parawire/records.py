@@ -48,16 +48,9 @@ class ArticleRef(NamedTuple):
     published: date | None
 
 
-class Fingerprint(NamedTuple):
-    """A text's locality-sensitive hash and the bands that find stored texts near it."""
-
-    value: int
-    bands: tuple[int, ...]
-
-
 class FingerprintMatch(NamedTuple):
-    """A stored article sharing a fingerprint band: its id, its fingerprint, and the article
-    it is a copy of (None for an original)."""
+    """A stored article's fingerprint: its id, its SimHash, and the article it is a copy of
+    (None for an original)."""
 
     article_id: int
     fingerprint: int

@@ -12,7 +12,7 @@ from typing import Any
 from tqdm import tqdm
 
 from parawire.config import Settings
-from parawire.crawler.dedup import store_article
+from parawire.crawler.dedup import NearDuplicates, store_article
 from parawire.crawler.ingest.mapping import field_map
 from parawire.crawler.ingest.readers import RawRecord, archive_files, read_records
 from parawire.crawler.ingest.scope import IngestScope
@@ -64,19 +64,20 @@ def _records(files: list[Path], scope: IngestScope) -> Iterator[RawRecord]:
 def _ingest(store: Store, run_id: int, records: Iterable[RawRecord], rules: RecordRules,
             log: logging.Logger, batch_size: int) -> dict[str, int]:
     counts: Counter[str] = Counter()
-    known = store.known_urls()
+    known, near = store.known_urls(), NearDuplicates(store)
     with tqdm(desc="ingest", unit="record", disable=None) as bar:
         for batch in batched(records, batch_size):
             with store.transaction():
+                near.refresh()
                 for raw in batch:
-                    counts[_ingest_one(store, run_id, raw, rules, known, log)] += 1
+                    counts[_ingest_one(store, run_id, raw, rules, known, near, log)] += 1
             bar.update(len(batch))
     counts["records"] = sum(counts.values())
     return dict(counts)
 
 
 def _ingest_one(store: Store, run_id: int, raw: RawRecord, rules: RecordRules, known: set[str],
-                log: logging.Logger) -> str:
+                near: NearDuplicates, log: logging.Logger) -> str:
     """Store one record; returns what became of it."""
     try:
         if raw.error:
@@ -87,7 +88,7 @@ def _ingest_one(store: Store, run_id: int, raw: RawRecord, rules: RecordRules, k
         return "invalid"
     if article.url in known or article.canonical_url in known:
         return "duplicate_url"
-    outcome = store_article(store, article, run_id)
+    outcome = store_article(store, article, run_id, near)
     known.update((article.url, article.canonical_url))
     if outcome not in (ArticleOutcome.STORED, ArticleOutcome.NEAR_DUPLICATE):
         log.info("%s %s:%s: %s", _OUTCOMES[outcome], raw.file, raw.where, article.url)

@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import sqlalchemy as sa
 
-from parawire.records import Article, ArticleOutcome, ArticleRef, CrawlRun, Fingerprint, FingerprintMatch
+from parawire.records import Article, ArticleOutcome, ArticleRef, CrawlRun, FingerprintMatch
 from parawire.store import schema
 from parawire.store.base import StoreBase, now
 from parawire.store.rows import article_record
 
-
-def _band_values(bands: Sequence[int]) -> dict[str, int]:
-    """Band columns and their values; a fingerprint has one band per column."""
-    if len(bands) != schema.FINGERPRINT_BANDS:
-        raise ValueError(f"a fingerprint has {schema.FINGERPRINT_BANDS} bands, not {len(bands)}")
-    return {f"simhash_b{i}": value for i, value in enumerate(bands)}
-
-
 _ARTICLES = schema.articles
-_BAND_COLUMNS = [f"simhash_b{i}" for i in range(schema.FINGERPRINT_BANDS)]
 # Built once: these run for every article stored (an ingest stores tens of thousands).
 _SEEN_URL = sa.select(_ARTICLES.c.id).where(sa.or_(
     _ARTICLES.c.url == sa.bindparam("url"), _ARTICLES.c.url == sa.bindparam("canonical"),
@@ -29,9 +20,9 @@ _SEEN_URL = sa.select(_ARTICLES.c.id).where(sa.or_(
     _ARTICLES.c.canonical_url == sa.bindparam("canonical"))).limit(1)
 _SEEN_CONTENT = sa.select(_ARTICLES.c.id).where(
     _ARTICLES.c.content_hash == sa.bindparam("content_hash")).limit(1)
-_SHARING_BANDS = (
+_FINGERPRINTS_AFTER = (
     sa.select(_ARTICLES.c.id, _ARTICLES.c.simhash, _ARTICLES.c.syndicated_of)
-    .where(sa.or_(*(_ARTICLES.c[column] == sa.bindparam(column) for column in _BAND_COLUMNS)))
+    .where(_ARTICLES.c.id > sa.bindparam("after"), _ARTICLES.c.simhash.is_not(None))
     .order_by(_ARTICLES.c.id))
 
 
@@ -76,12 +67,11 @@ class ArticleQueries(StoreBase):
             return {url for row in conn.execute(query) for url in row}
 
     def add_article(self, article: Article, crawl_run_id: int | None = None,
-                    fingerprint: Fingerprint | None = None) -> ArticleOutcome:
-        """Store an article (with its `syndicated_of` and, when given, its fingerprint for
-        `articles_sharing_bands`) unless its URL or its content is already stored; inside
+                    fingerprint: int | None = None) -> ArticleOutcome:
+        """Store an article (with its `syndicated_of` and, when given, its 64-bit fingerprint
+        for `fingerprints_after`) unless its URL or its content is already stored; inside
         `transaction()` it joins that transaction."""
         canonical = article.canonical_url or article.url
-        bands = _band_values(fingerprint.bands) if fingerprint else {}
         with self._begin() as conn:
             if conn.execute(_SEEN_URL, {"url": article.url, "canonical": canonical}).first():
                 return ArticleOutcome.DUPLICATE_URL
@@ -94,17 +84,23 @@ class ArticleQueries(StoreBase):
                 "title": article.title, "text": article.text, "author": article.author,
                 "content_hash": article.content_hash, "annotated": False,
                 "crawl_run_id": crawl_run_id, "syndicated_of": article.syndicated_of,
-                "simhash": f"{fingerprint.value:016x}" if fingerprint else None,
-                **{column: bands.get(column) for column in _BAND_COLUMNS},
+                "simhash": None if fingerprint is None else f"{fingerprint:016x}",
             }).inserted_primary_key[0]
         return ArticleOutcome.STORED
 
-    def articles_sharing_bands(self, bands: Sequence[int]) -> list[FingerprintMatch]:
-        """Stored articles whose fingerprint has any of these band values (band i compared
-        with band i), in id order."""
+    def fingerprints_after(self, article_id: int) -> list[FingerprintMatch]:
+        """The fingerprints of the articles stored after this id, in id order (inside
+        `transaction()`, its own articles included)."""
         with self._begin() as conn:
             return [FingerprintMatch(row.id, int(row.simhash, 16), row.syndicated_of)
-                    for row in conn.execute(_SHARING_BANDS, _band_values(bands))]
+                    for row in conn.execute(_FINGERPRINTS_AFTER, {"after": article_id})]
+
+    def count_fingerprints(self, up_to: int) -> int:
+        """How many articles up to this id have a fingerprint."""
+        query = sa.select(sa.func.count()).where(_ARTICLES.c.id <= up_to,
+                                                  _ARTICLES.c.simhash.is_not(None))
+        with self._begin() as conn:
+            return conn.execute(query).scalar_one()
 
     def syndicated_articles(self, article_ids: Iterable[int]) -> set[int]:
         """Those of the given articles that are syndicated copies of an earlier one."""

@@ -20,9 +20,6 @@ from sqlalchemy import (
 )
 
 metadata = MetaData()
-# An article's fingerprint is looked up by this many bands, each a column of its own.
-FINGERPRINT_BANDS = 8
-
 crawl_runs = Table(
     "crawl_runs",
     metadata,
@@ -53,9 +50,8 @@ articles = Table(
     Column("content_hash", String(64), nullable=False, unique=True),
     Column("annotated", Boolean, nullable=False, default=False, index=True),
     Column("crawl_run_id", Integer, ForeignKey("crawl_runs.id")),
-    # The text's 64-bit fingerprint (hex; the crawler's SimHash) and its bands, for lookup.
+    # The text's 64-bit fingerprint (hex; the crawler's SimHash).
     Column("simhash", String(16)),
-    *(Column(f"simhash_b{i}", Integer, index=True) for i in range(FINGERPRINT_BANDS)),
     # Set on a syndicated (near-duplicate) copy: the id of the original.
     Column("syndicated_of", Integer),
     # Whether the collocation counts below include this article's sentences.

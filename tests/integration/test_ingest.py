@@ -83,11 +83,11 @@ def test_a_failing_batch_stores_none_of_its_records_and_a_rerun_resumes(
     real = ingest_run.store_article
     calls = []
 
-    def dies_on_the_fourth(store, article, run_id):
+    def dies_on_the_fourth(store, article, run_id, near):
         calls.append(article.url)
         if len(calls) == 4:
             raise KeyboardInterrupt  # as a kill in the middle of the second batch
-        return real(store, article, run_id)
+        return real(store, article, run_id, near)
 
     monkeypatch.setattr(ingest_run, "store_article", dies_on_the_fourth)
     with pytest.raises(KeyboardInterrupt):

@@ -15,7 +15,6 @@ from parawire.records import (
     ArticleOutcome,
     Collocation,
     CollocationCounts,
-    Fingerprint,
     FingerprintMatch,
     Pair,
 )
@@ -179,19 +178,84 @@ def test_syndicated_copies_are_stored_with_a_pointer_to_the_first(store):
         wire_copy.id, second_copy.id}
 
 
-def test_articles_are_found_by_any_band_of_their_fingerprint(store):
-    first, copy, plain = article(1), article(2), article(3)
-    store.add_article(first, fingerprint=Fingerprint(0x0102, (2, 1, 0, 0, 0, 0, 0, 0)))
+def test_fingerprints_are_read_after_an_id_in_id_order(store):
+    first, copy, plain, last = article(1), article(2), article(3), article(4)
+    store.add_article(first, fingerprint=0x0102)
     copy.syndicated_of = first.id
-    store.add_article(copy, fingerprint=Fingerprint(0x0103, (3, 1, 0, 0, 0, 0, 0, 0)))
-    store.add_article(plain)  # stored without a fingerprint: never found by one
-    assert store.articles_sharing_bands((3, 9, 9, 9, 9, 9, 9, 9)) == [
-        FingerprintMatch(copy.id, 0x0103, first.id)]
-    assert store.articles_sharing_bands((9, 9, 9, 9, 9, 9, 9, 0)) == [
-        FingerprintMatch(first.id, 0x0102, None), FingerprintMatch(copy.id, 0x0103, first.id)]
-    assert store.articles_sharing_bands((0, 0, 1, 1, 1, 1, 1, 1)) == []  # band i meets band i
-    with pytest.raises(ValueError, match="8 bands"):
-        store.articles_sharing_bands((1, 2))
+    store.add_article(copy, fingerprint=0xFFFF_0000_0000_0103)
+    store.add_article(plain)  # stored without a fingerprint: never read as one
+    with store.transaction():
+        store.add_article(last, fingerprint=0)
+        assert store.fingerprints_after(copy.id) == [FingerprintMatch(last.id, 0, None)]
+    assert store.fingerprints_after(0) == [
+        FingerprintMatch(first.id, 0x0102, None),
+        FingerprintMatch(copy.id, 0xFFFF_0000_0000_0103, first.id),
+        FingerprintMatch(last.id, 0, None)]
+    assert store.fingerprints_after(last.id) == []
+    assert [store.count_fingerprints(n) for n in (0, first.id, plain.id, last.id)] == [0, 1, 2, 3]
+
+
+def test_near_duplicates_see_this_transaction_and_late_commits_of_other_writers(store):
+    from parawire.crawler.dedup import NearDuplicates
+
+    near = NearDuplicates(store)
+    near.refresh()
+    assert near.original_of(0x0F0F) is None  # an empty store
+    first, copy = article(1), article(2)
+    store.add_article(first, fingerprint=0x0F0F)
+    copy.syndicated_of = first.id
+    store.add_article(copy, fingerprint=0x0F0F ^ 0b111)
+    assert near.original_of(0x0F0F ^ 0b1111111) == first.id  # 7 bits off the original
+    assert near.original_of(0x0F0F ^ 0b111 ^ 0x1F000) == first.id  # 8 bits off it, 5 off its copy
+    assert near.original_of(0x0F0F ^ 0xFF00) is None  # 8 bits off the original, 11 off its copy
+    with store.transaction():
+        third = article(3)
+        store.add_article(third, fingerprint=0xAB00_0000_0000_0000)
+        assert near.original_of(0xAB00_0000_0000_0001) == third.id
+    # Another writer's article committed after a newer one was read: found at the next
+    # refresh, which reads everything again.
+    late, newer = article(4), article(5)
+    store.add_article(late, fingerprint=0x5500_0000_0000_0000)
+    store.add_article(newer, fingerprint=0x0077_0000_0000_0000)
+    with store.engine.begin() as conn:  # as if `late` had been committed only now
+        conn.execute(sa.text("UPDATE articles SET simhash = NULL WHERE id = :id"),
+                     {"id": late.id})
+    assert near.original_of(0x0077_0000_0000_0001) == newer.id
+    with store.engine.begin() as conn:
+        conn.execute(sa.text("UPDATE articles SET simhash = '5500000000000000' WHERE id = :id"),
+                     {"id": late.id})
+    assert near.original_of(0x5500_0000_0000_0001) is None  # not read yet
+    near.refresh()
+    assert near.original_of(0x5500_0000_0000_0001) == late.id
+    assert near.original_of(0x0077_0000_0000_0001) == newer.id
+
+
+def test_the_fingerprint_band_columns_go_and_come_back_with_their_values(store):
+    from alembic import command
+    from alembic.config import Config
+
+    from parawire.store.store import ALEMBIC_INI
+
+    def migrate(to: str, downgrade: bool = False) -> None:
+        config = Config(str(ALEMBIC_INI))
+        with store.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            (command.downgrade if downgrade else command.upgrade)(config, to)
+
+    def columns() -> set[str]:
+        return {c["name"] for c in sa.inspect(store.engine).get_columns("articles")}
+
+    first = article(1)
+    store.add_article(first, fingerprint=0x0807_0605_0403_0201)
+    migrate("0009", downgrade=True)
+    bands = [f"simhash_b{i}" for i in range(8)]
+    assert set(bands) <= columns()
+    with store.engine.connect() as conn:
+        row = conn.execute(sa.text(f"SELECT simhash, {', '.join(bands)} FROM articles")).one()
+    assert tuple(row) == ("0807060504030201", 1, 2, 3, 4, 5, 6, 7, 8)
+    migrate("head")
+    assert not set(bands) & columns()
+    assert store.fingerprints_after(0) == [FingerprintMatch(first.id, 0x0807_0605_0403_0201, None)]
 
 
 def test_a_crawl_run_is_found_by_id_however_many_came_after(store):
