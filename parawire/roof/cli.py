@@ -31,20 +31,41 @@ _CONFIG, _LEVEL, _FORMAT = "parawire.config_file", "parawire.log_level", "parawi
 
 class _Cli(click.Group):
     """Turns ParawireError, and an error of the disk or the store (full, gone), into one
-    line on stderr and exit code 1; Ctrl-C (or SIGTERM) into exit 130."""
+    line on stderr and exit code 1; Ctrl-C (or SIGTERM) into exit 130, also when the clean-up
+    it set off failed in turn (a transaction cut in the middle that cannot roll back)."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except ParawireError as exc:
-            click.echo(f"parawire: error: {exc}", err=True)
-            ctx.exit(1)
-        except (OSError, DBAPIError) as exc:
-            click.echo(f"parawire: error: {describe(exc)}", err=True)
-            ctx.exit(1)
         except KeyboardInterrupt:
-            click.echo("parawire: interrupted", err=True)
-            ctx.exit(130)
+            _interrupted(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as exc:
+            if _set_off_by_interrupt(exc):
+                _interrupted(ctx)
+            if not isinstance(exc, ParawireError | OSError | DBAPIError):
+                raise
+            click.echo(f"parawire: error: {exc if isinstance(exc, ParawireError) else describe(exc)}",
+                       err=True)
+            ctx.exit(1)
+
+
+def _interrupted(ctx: click.Context) -> None:
+    click.echo("parawire: interrupted", err=True)
+    ctx.exit(130)
+
+
+def _set_off_by_interrupt(exc: BaseException) -> bool:
+    """Whether the error was raised while a Ctrl-C (or SIGTERM) was being handled."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 def _settings(ctx: click.Context) -> Settings:

@@ -54,6 +54,30 @@ def test_ctrl_c_exits_130(run, monkeypatch):
     assert result.stderr.strip() == "parawire: interrupted"
 
 
+def test_an_error_of_the_clean_up_a_ctrl_c_set_off_is_still_the_interruption(run, monkeypatch):
+    """Ctrl-C in the middle of a transaction can make its roll-back fail in turn (SQLAlchemy's
+    PendingRollbackError): that is still an interruption, exit 130 in one line."""
+    from sqlalchemy.exc import PendingRollbackError
+
+    def cut_in_a_transaction(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise PendingRollbackError("Can't reconnect until invalid transaction is rolled "
+                                       "back", None, None) from None
+
+    monkeypatch.setattr("parawire.roof.pipeline.Pipeline.run", cut_in_a_transaction)
+    result = CliRunner().invoke(main, ["align"])
+    assert (result.exit_code, result.stderr.strip()) == (130, "parawire: interrupted")
+
+    def a_bug(*args, **kwargs):
+        raise ValueError("not an interruption")
+
+    monkeypatch.setattr("parawire.roof.pipeline.Pipeline.run", a_bug)
+    result = CliRunner().invoke(main, ["align"])
+    assert result.exit_code == 1 and isinstance(result.exception, ValueError)
+
+
 def test_config_is_accepted_after_the_command(run, tmp_path):
     (tmp_path / "mine.toml").write_text('[align]\nbeta = 0.81\n[crawl]\ncontact = "ops@example.org"\n')
     before = tomllib.loads(run("--config", "mine.toml", "config", "show").output)
