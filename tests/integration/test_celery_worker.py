@@ -9,9 +9,10 @@ import pytest
 
 from parawire.config import load_settings
 from parawire.demo import date_range, serve_demo, sources_toml
+from parawire.errors import ParawireError
 from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
-from tests.factories import store_demo_articles
+from tests.factories import store_demo_articles, store_synthetic_groups
 from tests.workers import start_worker, stop_worker
 
 
@@ -107,3 +108,26 @@ def test_worker_writes_exports_where_the_command_ran(tmp_path, monkeypatch, redi
     assert default["path"] == str(caller / "data" / "corpus" / f"run-{default['run_id']}-tsv")
     assert (caller / "data" / "corpus" / f"run-{default['run_id']}-tsv" / "train.tsv").is_file()
     assert not any(elsewhere.iterdir()), sorted(p.name for p in elsewhere.rglob("*"))
+
+
+@pytest.mark.timeout(300)
+def test_a_part_that_fails_on_a_worker_ends_the_wait_in_one_line(tmp_path, monkeypatch,
+                                                                  redis_url):
+    """The client waits on the chord alone (not on each part): a part that fails on a worker
+    still ends the wait, with the part's reason, and the run is recorded as failed."""
+    monkeypatch.setenv("PARAWIRE_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("PARAWIRE_BROKER__URL", redis_url + "/0")
+    settings = load_settings()
+    store_synthetic_groups(settings, 40)
+    broken = tmp_path / "broken-index"
+    broken.write_text("a file where the worker's index should be")
+    with open(tmp_path / "worker.log", "w") as log:
+        worker = start_worker({**os.environ, "PARAWIRE_INDEX__PATH": str(broken)}, log)
+        try:
+            with pytest.raises(ParawireError, match=r"^align run (\d+) failed: .*cannot open "
+                                                    r"the tantivy index") as failed:
+                run_stage(settings, "align")
+        finally:
+            stop_worker(worker)
+    run_id = int(failed.value.args[0].split()[2])
+    assert store_of(settings).alignment_run(run_id).status == "failed"
