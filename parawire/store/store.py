@@ -85,8 +85,11 @@ class Store(ArticleQueries, AlignmentQueries, ReviewQueries, OverviewQueries, Pa
         except DatabaseError as exc:
             raise self._damaged(str(exc.orig).strip().splitlines()[0]) from None
         if found != ["ok"]:
-            raise self._damaged(f"{pragma}: {found[0]}"
-                                + (f" (and {len(found) - 1} more problems)" if found[1:] else ""))
+            # A row may hold several lines, under a "*** in database main ***" heading.
+            problems = [line.strip() for row in found for line in row.splitlines()
+                        if line.strip() and not line.startswith("*** in database")] or found
+            raise self._damaged(f"{pragma}: {problems[0]}" + (
+                f" (and {len(problems) - 1} more problems)" if problems[1:] else ""))
         return [f"{pragma}: ok"]
 
     def _damaged(self, reason: str) -> ParawireError:
