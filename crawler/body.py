@@ -52,8 +52,9 @@ def without_headline(lines: list[str], headlines: Iterable[str]) -> list[str]:
 
 
 def without_boilerplate(lines: list[str], boilerplate: Collection[str]) -> list[str]:
-    """The lines not known as the outlet's boilerplate, unless those are most of the text."""
-    kept = [line for line in lines if line_key(line) not in boilerplate]
+    """The lines not known as the outlet's boilerplate, unless those are most of the text.
+    Blank lines stay (they share their key with lines of no words, such as "***")."""
+    kept = [line for line in lines if not line.strip() or line_key(line) not in boilerplate]
     total = sum(map(len, lines))
     if total and 1 - sum(map(len, kept)) / total > MAX_BOILERPLATE_SHARE:
         return lines

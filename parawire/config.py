@@ -121,6 +121,7 @@ def _default_columns() -> dict[str, list[str]]:
 class IngestConfig(_Section):
     batch_size: int = Field(500, ge=1)
     language: str = Field("en", min_length=2)
+    strip_boilerplate: bool = True
     columns: dict[str, list[str]] = Field(default_factory=_default_columns)
 
 

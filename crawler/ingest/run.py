@@ -13,10 +13,12 @@ from tqdm import tqdm
 
 from parawire.config import Settings
 from parawire.crawler.dedup import NearDuplicates, store_article
+from parawire.crawler.ingest.boilerplate import strip_site_lines
 from parawire.crawler.ingest.mapping import field_map
 from parawire.crawler.ingest.readers import RawRecord, archive_files, read_records
 from parawire.crawler.ingest.scope import IngestScope
 from parawire.crawler.ingest.validate import BadRecord, RecordRules, to_article
+from parawire.crawler.outlets import OutletLearning
 from parawire.crawler.runner import sources_path
 from parawire.crawler.sources import load_topics
 from parawire.iterate import batched
@@ -44,8 +46,8 @@ def run_ingest(settings: Settings, scope: IngestScope) -> dict[str, Any]:
     log_file.parent.mkdir(parents=True, exist_ok=True)
     log = _run_log(log_file, run_id)
     try:
-        counts = _ingest(store, run_id, _records(files, scope), rules, log,
-                         settings.ingest.batch_size)
+        counts = _Ingestion(store, run_id, rules, log, settings.ingest.strip_boilerplate).run(
+            _records(files, scope), settings.ingest.batch_size)
     except BaseException:
         store.finish_crawl_run(run_id, {}, status="failed")
         raise
@@ -61,38 +63,50 @@ def _records(files: list[Path], scope: IngestScope) -> Iterator[RawRecord]:
         yield from read_records(path, scope.format)
 
 
-def _ingest(store: Store, run_id: int, records: Iterable[RawRecord], rules: RecordRules,
-            log: logging.Logger, batch_size: int) -> dict[str, int]:
-    counts: Counter[str] = Counter()
-    known, near = store.known_urls(), NearDuplicates(store)
-    with tqdm(desc="ingest", unit="record", disable=None) as bar:
-        for batch in batched(records, batch_size):
-            with store.transaction():
-                near.refresh()
-                for raw in batch:
-                    counts[_ingest_one(store, run_id, raw, rules, known, near, log)] += 1
-            bar.update(len(batch))
-    counts["records"] = sum(counts.values())
-    return dict(counts)
+class _Ingestion:
+    """One ingest run's work on its records: what is known of the store (URLs, fingerprints,
+    the sites' repeated lines) and the counts of what became of each record."""
 
+    def __init__(self, store: Store, run_id: int, rules: RecordRules, log: logging.Logger,
+                 strip_boilerplate: bool) -> None:
+        self.store, self.run_id, self.rules, self.log = store, run_id, rules, log
+        self.known, self.near = store.known_urls(), NearDuplicates(store)
+        self.learning = OutletLearning(store) if strip_boilerplate else None
+        self.counts: Counter[str] = Counter()
 
-def _ingest_one(store: Store, run_id: int, raw: RawRecord, rules: RecordRules, known: set[str],
-                near: NearDuplicates, log: logging.Logger) -> str:
-    """Store one record; returns what became of it."""
-    try:
-        if raw.error:
-            raise BadRecord(raw.error)
-        article = to_article(raw.fields, rules)
-    except BadRecord as exc:
-        log.warning("invalid %s:%s: %s", raw.file, raw.where.removeprefix("line "), exc)
-        return "invalid"
-    if article.url in known or article.canonical_url in known:
-        return "duplicate_url"
-    outcome = store_article(store, article, run_id, near)
-    known.update((article.url, article.canonical_url))
-    if outcome not in (ArticleOutcome.STORED, ArticleOutcome.NEAR_DUPLICATE):
-        log.info("%s %s:%s: %s", _OUTCOMES[outcome], raw.file, raw.where, article.url)
-    return _OUTCOMES[outcome]
+    def run(self, records: Iterable[RawRecord], batch_size: int) -> dict[str, int]:
+        """Store the records, a transaction per batch; returns the counts."""
+        with tqdm(desc="ingest", unit="record", disable=None) as bar:
+            for batch in batched(records, batch_size):
+                with self.store.transaction():
+                    self.near.refresh()
+                    for raw in batch:
+                        self.counts[self.one(raw)] += 1
+                    if self.learning is not None:
+                        self.learning.save()
+                bar.update(len(batch))
+        self.counts["records"] = sum(n for key, n in self.counts.items()
+                                     if key != "boilerplate_lines")
+        return dict(self.counts)
+
+    def one(self, raw: RawRecord) -> str:
+        """Store one record; returns what became of it."""
+        try:
+            if raw.error:
+                raise BadRecord(raw.error)
+            article = to_article(raw.fields, self.rules)
+        except BadRecord as exc:
+            self.log.warning("invalid %s:%s: %s", raw.file, raw.where.removeprefix("line "), exc)
+            return "invalid"
+        if article.url in self.known or article.canonical_url in self.known:
+            return "duplicate_url"
+        if self.learning is not None:
+            self.counts["boilerplate_lines"] += strip_site_lines(self.learning, article)
+        outcome = store_article(self.store, article, self.run_id, self.near)
+        self.known.update((article.url, article.canonical_url))
+        if outcome not in (ArticleOutcome.STORED, ArticleOutcome.NEAR_DUPLICATE):
+            self.log.info("%s %s:%s: %s", _OUTCOMES[outcome], raw.file, raw.where, article.url)
+        return _OUTCOMES[outcome]
 
 
 def _run_log(path: Path, run_id: int) -> logging.Logger:

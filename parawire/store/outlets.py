@@ -26,8 +26,9 @@ class OutletQueries(StoreBase):
         return stats
 
     def add_outlet_stats(self, added: dict[str, OutletStats]) -> None:
-        """Add the counts of newly seen pages to each outlet's, in one transaction."""
-        with self.engine.begin() as conn:
+        """Add the counts of newly seen pages to each outlet's, in one transaction (inside
+        `transaction()`, in that one)."""
+        with self._begin() as conn:
             # Rows in key order, so that concurrent crawls lock them in the same order.
             for outlet, stats in sorted(added.items()):
                 self._add_to(conn, schema.outlet_pages, "pages",

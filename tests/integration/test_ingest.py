@@ -75,6 +75,40 @@ def test_ingest_counts_logs_and_is_idempotent(tmp_path: Path):
     assert len(_stored(settings)) == 3
 
 
+COPYRIGHT = "Copyright 2020 The Example Times, all rights reserved; click here for reprints."
+
+
+def _site_lines(n: int) -> list[str]:
+    return ["Advertisement", _text(n, 60), "", "***", _text(100 + n, 60), COPYRIGHT]
+
+
+def _site_page(n: int, host: str = "news.example") -> dict:
+    return {**_record(n), "link": f"https://{host}/{n}", "text": "\n".join(_site_lines(n))}
+
+
+@pytest.mark.parametrize("strip", [True, False])
+def test_a_sites_repeated_lines_go_from_its_later_articles(tmp_path: Path, strip: bool):
+    """As a crawl learns them: a short line seen on one earlier article of the same site
+    goes, a sentence after three; blank lines (whose key a line of no words, "***", shares)
+    and other sites' articles stay as they are."""
+    settings = load_settings(data_dir=tmp_path / "data", ingest={"strip_boilerplate": strip})
+    pages = [_site_page(n) for n in range(1, 5)] + [_site_page(5, "other.example")]
+    path = _archive(tmp_path / "a.jsonl", pages)
+    counts = INGEST(settings, {"files": [str(path)], "fields": ["url=link"]})
+    with store_of(settings).engine.connect() as conn:
+        texts = [row.text for row in conn.execute(articles.select().order_by(articles.c.id))]
+    if not strip:
+        assert texts == [page["text"] for page in pages]
+        assert counts.get("boilerplate_lines", 0) == 0
+        return
+    kept = [_site_lines(1), *(_site_lines(n)[1:3] + _site_lines(n)[4:] for n in (2, 3)),
+            _site_lines(4)[1:3] + _site_lines(4)[4:5], _site_lines(5)]
+    assert texts == ["\n".join(lines) for lines in kept]
+    assert (counts["boilerplate_lines"], counts["stored"], counts["records"]) == (7, 5, 5)
+    again = INGEST(settings, {"files": [str(path)], "fields": ["url=link"]})
+    assert (again.get("stored", 0), again["duplicate_url"]) == (0, 5)
+
+
 def test_a_failing_batch_stores_none_of_its_records_and_a_rerun_resumes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     settings = load_settings(data_dir=tmp_path / "data", ingest={"batch_size": 2})
