@@ -38,11 +38,12 @@ def wait_for(condition, seconds: float = 120) -> bool:
 @pytest.mark.timeout(400)
 def test_killed_workers_leave_a_client_that_finishes_with_the_uninterrupted_pairs(
         tmp_path, monkeypatch, caplog, redis_url, postgres_url):
-    """kill -9 of a pool process, then of a whole worker, mid-alignment on PostgreSQL: the
-    waiting client finishes by itself (no restart, no re-run, the default visibility
-    timeout), with the pairs, scores and counts of an uninterrupted eager run."""
+    """kill -9 of a pool process, then of a whole worker (which a supervisor replaces),
+    mid-alignment on PostgreSQL: the waiting client finishes by itself (no restart, no
+    re-run, the default visibility timeout), with the pairs, scores and counts of an
+    uninterrupted eager run."""
     monkeypatch.setenv("PARAWIRE_DATA_DIR", str(tmp_path / "remote"))
-    monkeypatch.setenv("PARAWIRE_BROKER__URL", redis_url + "/1")
+    monkeypatch.setenv("PARAWIRE_BROKER__URL", redis_url + "/3")  # a database of its own
     monkeypatch.setenv("PARAWIRE_BROKER__STALL_TIMEOUT", "4")
     monkeypatch.setenv("PARAWIRE_ALIGN__BATCH_SIZE", "10")
     with fresh_database(postgres_url) as url:
@@ -51,7 +52,10 @@ def test_killed_workers_leave_a_client_that_finishes_with_the_uninterrupted_pair
         fill(remote, ARTICLES)
         store = store_of(remote)
         env = dict(os.environ)
-        first, second = start_worker(env, hostname="w1"), start_worker(env, hostname="w2")
+        logs = [tmp_path / f"w{n}.log" for n in (1, 2, 3)]
+        first, second = (start_worker(env, logs[n].open("w"), hostname=f"w{n + 1}")
+                         for n in (0, 1))
+        workers = [first, second]
         try:
             run_stage(remote, "index")
             outcome: dict = {}
@@ -69,10 +73,14 @@ def test_killed_workers_leave_a_client_that_finishes_with_the_uninterrupted_pair
             at_first_kill = done()
             assert wait_for(lambda: done() > at_first_kill + 20)
             kill_worker(first)  # a whole worker, with the batches it holds
+            # Its replacement; the worker whose pool process died may hang (Celery's prefork
+            # pool after a SIGKILL), and the batches sent again need a live worker.
+            workers.append(start_worker(env, logs[2].open("w"), hostname="w3"))
             client.join(timeout=300)
-            assert not client.is_alive(), "the client did not finish by itself"
+            assert not client.is_alive(), "the client did not finish by itself:\n" + "\n".join(
+                f"{log.name}: {log.read_text()[-1500:]}" for log in logs)
         finally:
-            for worker in (first, second):
+            for worker in workers:
                 stop_worker(worker)
         run = store.alignment_runs(limit=1)[0]
         remote_pairs = pair_rows(remote, run.id)
