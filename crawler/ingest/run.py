@@ -72,7 +72,8 @@ class _Ingestion:
         self.store, self.run_id, self.rules, self.log = store, run_id, rules, log
         self.known, self.near = store.known_urls(), NearDuplicates(store)
         self.learning = OutletLearning(store) if strip_boilerplate else None
-        self.counts: Counter[str] = Counter()
+        self.counts: Counter[str] = Counter()  # what became of each record
+        self.boilerplate_lines = 0
 
     def run(self, records: Iterable[RawRecord], batch_size: int) -> dict[str, int]:
         """Store the records, a transaction per batch; returns the counts."""
@@ -85,9 +86,8 @@ class _Ingestion:
                     if self.learning is not None:
                         self.learning.save()
                 bar.update(len(batch))
-        self.counts["records"] = sum(n for key, n in self.counts.items()
-                                     if key != "boilerplate_lines")
-        return dict(self.counts)
+        counts = {**self.counts, "records": sum(self.counts.values())}
+        return counts | ({"boilerplate_lines": self.boilerplate_lines} if self.learning else {})
 
     def one(self, raw: RawRecord) -> str:
         """Store one record; returns what became of it."""
@@ -101,7 +101,7 @@ class _Ingestion:
         if article.url in self.known or article.canonical_url in self.known:
             return "duplicate_url"
         if self.learning is not None:
-            self.counts["boilerplate_lines"] += strip_site_lines(self.learning, article)
+            self.boilerplate_lines += strip_site_lines(self.learning, article)
         outcome = store_article(self.store, article, self.run_id, self.near)
         self.known.update((article.url, article.canonical_url))
         if outcome not in (ArticleOutcome.STORED, ArticleOutcome.NEAR_DUPLICATE):
