@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from parawire.records import Pair, Sentence
+
+if TYPE_CHECKING:
+    from parawire.aligner.candidates import Candidate
 
 
 def order_pair(a: Sentence, b: Sentence) -> tuple[Sentence, Sentence]:
@@ -15,21 +20,22 @@ def order_pair(a: Sentence, b: Sentence) -> tuple[Sentence, Sentence]:
     return (a, b) if key_a >= key_b else (b, a)
 
 
-def make_pair(run_id: int, reference: Sentence, candidate: Sentence, score: float,
-              raw_score: float, probability: float | None = None,
+def make_pair(run_id: int, candidate: Candidate, probability: float | None = None,
               signals: dict[str, float] | None = None) -> Pair:
-    """A Pair ordered by Algorithm 2, with its reason counts (and the scorer's probability and
-    the signals it read)."""
-    source, target = order_pair(reference, candidate)
+    """A candidate's Pair ordered by Algorithm 2, with its reason counts, story and source
+    (and the scorer's probability and the signals it read)."""
+    source, target = order_pair(candidate.reference, candidate.sentence)
     assert source.id is not None and target.id is not None
     return Pair(
         run_id=run_id,
         input_sentence_id=source.id,
         target_sentence_id=target.id,
-        score=score,
-        raw_score=raw_score,
+        score=candidate.score,
+        raw_score=candidate.raw_score,
         shared_pn=len(source.pn & target.pn),
         shared_cn=len(source.cn & target.cn),
         probability=probability,
         features=dict(signals or {}),
+        story_id=candidate.story_id,
+        source=candidate.source,
     )

@@ -3,43 +3,20 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import NamedTuple
 
+from parawire.aligner.candidates import CANDIDATE_SOURCES, Candidate, SearchContext
 from parawire.aligner.constraints import is_reference
 from parawire.aligner.dataset import text_pair_key
 from parawire.aligner.filters import drop_reason, near_verbatim
 from parawire.aligner.pairs import make_pair
 from parawire.aligner.params import AlignParams
-from parawire.aligner.query import build_query
 from parawire.aligner.scorer import load_scorer
-from parawire.aligner.scoring import above_beta, normalized
 from parawire.aligner.semantic import cosine_similarities
 from parawire.aligner.signals import pair_signals
 from parawire.indexer import SentenceIndex
-from parawire.records import AlignmentRun, Pair, Sentence
+from parawire.records import AlignmentRun, Pair
 from parawire.store import Store
 from parawire.textnorm import length_ratio
-
-
-class Hit(NamedTuple):
-    """A sentence the engine found for a reference, with its normalised and raw scores and
-    its BM25 score over the reference's score for its own query."""
-
-    reference: Sentence
-    sentence_id: int
-    score: float
-    raw_score: float
-    bm25: float
-
-
-class Candidate(NamedTuple):
-    """A reference and a sentence found for it, with the hit's scores, before Algorithm 2."""
-
-    reference: Sentence
-    sentence: Sentence
-    score: float
-    raw_score: float
-    bm25: float
 
 
 def select_references(store: Store, params: AlignParams) -> list[int]:
@@ -71,27 +48,14 @@ def align_batch(store: Store, index: SentenceIndex, run_id: int, params: AlignPa
     """Search every reference of a batch, store its pairs, mark it done; returns counts."""
     counts: Counter[str] = Counter()
     references = store.sentences_by_id(reference_ids)
-    found: list[Hit] = []
-    for ref_id in reference_ids:
-        reference = references.get(ref_id)
-        query = build_query(reference, params) if reference else None
-        if reference is None or query is None:
-            continue
-        counts["references"] += 1
-        hits = index.search(query)
-        counts["candidates"] += len(hits)
-        self_score = index.score_of(ref_id, query.text_terms) if hits else 0.0
-        above = above_beta(normalized(hits, params.normalize, self_score), params.beta)
-        counts["above_beta"] += len(above)
-        found.extend(Hit(reference, hit.sentence_id, score, hit.score,
-                         hit.score / self_score if self_score > 0 else 0.0)
-                     for hit, score in above)
-    sentences = store.sentences_by_id(hit.sentence_id for hit in found)
+    context = SearchContext(store, index, params, counts)
+    found = CANDIDATE_SOURCES["hcsss"].candidates(
+        [references[ref] for ref in reference_ids if ref in references], context)
     syndicated = store.syndicated_articles(
-        s.article_id for s in (*references.values(), *sentences.values()))
+        s.article_id for c in found for s in (c.reference, c.sentence))
     kept: list[Candidate] = []
-    for hit in found:
-        reference, sentence = hit.reference, sentences[hit.sentence_id]
+    for candidate in found:
+        reference, sentence = candidate.reference, candidate.sentence
         if near_verbatim(reference.text, sentence.text,
                          max_token_jaccard=params.max_token_jaccard,
                          min_word_edits=params.min_word_edits,
@@ -102,7 +66,7 @@ def align_batch(store: Store, index: SentenceIndex, run_id: int, params: AlignPa
         elif length_ratio(reference.text, sentence.text) < params.min_length_ratio:
             counts["length_ratio"] += 1
         else:
-            kept.append(Candidate(reference, sentence, hit.score, hit.raw_score, hit.bm25))
+            kept.append(candidate)
     batch_pairs = scored_pairs(run_id, kept, params, counts)
     counts["pairs_built"] += len(batch_pairs)
     store.record_references(run_id, reference_ids, batch_pairs, dict(counts))
@@ -118,7 +82,7 @@ def scored_pairs(run_id: int, kept: list[Candidate], params: AlignParams,
     scorer = load_scorer(params.scorer_model)
     filtered: list[tuple[Candidate, dict[str, float]]] = []
     for k in kept:
-        signals = pair_signals(k.reference, k.sentence, k.bm25, cosine=0.0)
+        signals = pair_signals(k.reference, k.sentence, k.features.get("bm25", 0.0), cosine=0.0)
         reason = drop_reason(k.reference, k.sentence, signals,
                              max_quote_share=params.max_quote_share,
                              max_novel_share=params.max_novel_share,
@@ -139,8 +103,7 @@ def scored_pairs(run_id: int, kept: list[Candidate], params: AlignParams,
         if probability < params.min_probability:
             counts["below_probability"] += 1
             continue
-        pairs.append(make_pair(run_id, k.reference, k.sentence, k.score, k.raw_score,
-                               probability, signals))
+        pairs.append(make_pair(run_id, k, probability, signals))
     return pairs
 
 

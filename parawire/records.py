@@ -165,6 +165,29 @@ class CrawlRun(Run):
     """One crawl run."""
 
 
+class Direction(enum.StrEnum):
+    """Which way a pair teaches (shared/data/pairs-dev's scheme, sides as a and b)."""
+
+    EQUIVALENT = "equivalent"
+    A_COVERS_B = "a_covers_b"
+    B_COVERS_A = "b_covers_a"
+    BOTH_ADD = "both_add"
+
+
+@dataclass(slots=True)
+class Story:
+    """One event told by one or more outlets within days: the articles grouped together."""
+
+    language: str
+    first_day: date | None
+    last_day: date | None
+    article_ids: list[int]
+    outlets: list[str] = field(default_factory=list)
+    # A line for people (the title of its first article); not an identity.
+    headline: str = ""
+    id: int | None = None
+
+
 @dataclass(slots=True)
 class Pair:
     """An (input, target) paraphrase pair found by a run."""
@@ -179,6 +202,15 @@ class Pair:
     # The scorer's probability that the pair is a paraphrase, and the signals it read.
     probability: float | None = None
     features: dict[str, float] = field(default_factory=dict)
+    # The story both sentences belong to (None when the run searched a whole window).
+    story_id: int | None = None
+    # The candidate source that found it ("hcsss", "dense").
+    source: str = "hcsss"
+    # The pair model's grade (0-5), direction (input as a, target as b) and probability per
+    # grade; None/[] for pairs stored before graded pairs existed.
+    grade: int | None = None
+    direction: str | None = None
+    grade_probabilities: list[float] = field(default_factory=list)
 
 
 @dataclass(slots=True)

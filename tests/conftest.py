@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
+
+from parawire.store import Store, open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
@@ -92,3 +96,24 @@ def tiny_pipeline(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
         return built[language]
 
     return make
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request, tmp_path) -> Iterator[Store]:
+    """A migrated store on SQLite and on the PostgreSQL make test started (the contract tests' pair)."""
+    if request.param == "sqlite":
+        yield open_store(f"sqlite:///{tmp_path / 'store.db'}")
+        return
+    base = request.getfixturevalue("postgres_url")
+    schema_db = f"t_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f"CREATE DATABASE {schema_db}"))
+    admin.dispose()
+    store = open_store(base.rsplit("/", 1)[0] + f"/{schema_db}")
+    yield store
+    store.engine.dispose()
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f"DROP DATABASE {schema_db}"))
+    admin.dispose()

@@ -7,6 +7,17 @@ from datetime import date, timedelta
 
 from parawire.records import Article, Sentence
 from parawire.store import store_of
+from parawire.textnorm import content_hash
+
+
+def make_article(n: int, text: str | None = None, **fields) -> Article:
+    """Article n of outlet-a (its fields overridable), with its content hash."""
+    body = text or f"Body of article {n} about the council budget."
+    values = dict(url=f"http://news.test/a{n}", source="outlet-a", language="en",
+                  title=f"Title {n}", text=body, published=date(2026, 3, 2),
+                  content_hash=content_hash(body))
+    values.update(fields)
+    return Article(**values)
 
 
 def make_sentence(sentence_id: int, article_id: int, pn: list[str], cn: list[str], *,

@@ -159,8 +159,9 @@ class AlignmentQueries(SentenceQueries):
                         sa.and_(new.score == old.score, new.raw_score > old.raw_score))
         return insert.on_conflict_do_update(
             index_elements=[old.run_id, old.input_sentence_id, old.target_sentence_id],
-            set_={column: new[column] for column in ("score", "raw_score", "shared_pn",
-                                                     "shared_cn")},
+            set_={column: new[column] for column in (
+                "score", "raw_score", "shared_pn", "shared_cn", "probability", "features",
+                "story_id", "source", "grade", "direction", "grade_probabilities")},
             where=higher)
 
     def pairs(self, run_id: int) -> list[Pair]:

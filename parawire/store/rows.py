@@ -58,7 +58,9 @@ def pair_values(p: Pair) -> dict[str, Any]:
         "run_id": p.run_id, "input_sentence_id": p.input_sentence_id,
         "target_sentence_id": p.target_sentence_id, "score": p.score,
         "raw_score": p.raw_score, "shared_pn": p.shared_pn, "shared_cn": p.shared_cn,
-        "probability": p.probability, "features": p.features,
+        "probability": p.probability, "features": p.features, "story_id": p.story_id,
+        "source": p.source, "grade": p.grade, "direction": p.direction,
+        "grade_probabilities": p.grade_probabilities,
     }
 
 
@@ -68,5 +70,7 @@ def pair_record(row: Any) -> Pair:
         run_id=row.run_id, input_sentence_id=row.input_sentence_id,
         target_sentence_id=row.target_sentence_id, score=row.score, raw_score=row.raw_score,
         shared_pn=row.shared_pn, shared_cn=row.shared_cn, probability=row.probability,
-        features=row.features or {},
+        features=row.features or {}, story_id=row.story_id, source=row.source,
+        grade=row.grade, direction=row.direction,
+        grade_probabilities=row.grade_probabilities or [],
     )

@@ -82,6 +82,26 @@ sentences = Table(
     UniqueConstraint("article_id", "position", name="uq_sentence_position"),
 )
 
+# Stories (revision 0011): the articles of one event, each article in at most one story.
+stories = Table(
+    "stories",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("language", String(16), nullable=False),
+    Column("first_day", Date, index=True),
+    Column("last_day", Date, index=True),
+    Column("headline", Text, nullable=False),
+    Column("outlets", JSON, nullable=False),
+    Column("article_count", Integer, nullable=False),
+)
+
+story_articles = Table(
+    "story_articles",
+    metadata,
+    Column("article_id", Integer, ForeignKey("articles.id"), primary_key=True),
+    Column("story_id", Integer, ForeignKey("stories.id"), nullable=False, index=True),
+)
+
 alignment_runs = Table(
     "alignment_runs",
     metadata,
@@ -126,6 +146,13 @@ pairs = Table(
     # The pair scorer's probability and the signals it read (None/{} before revision 0005).
     Column("probability", Float),
     Column("features", JSON),
+    # Graded pairs (revision 0011): the story, the candidate source, the pair model's grade,
+    # direction and probability per grade.
+    Column("story_id", Integer),
+    Column("source", String(16), nullable=False, server_default="hcsss"),
+    Column("grade", Integer),
+    Column("direction", String(16)),
+    Column("grade_probabilities", JSON),
     UniqueConstraint("run_id", "input_sentence_id", "target_sentence_id", name="uq_pair"),
 )
 
@@ -147,6 +174,8 @@ VOLUME_COLUMNS = ("published", "source", "topic", "language")
 Index("ix_pairs_run_id_id", pairs.c.run_id, pairs.c.id)
 Index("ix_pairs_input_sentence_id", pairs.c.input_sentence_id)
 Index("ix_pairs_target_sentence_id", pairs.c.target_sentence_id)
+Index("ix_pairs_story_id", pairs.c.story_id)
+Index("ix_stories_language_last_day", stories.c.language, stories.c.last_day)
 Index("ix_sentences_source", sentences.c.source)
 Index("ix_sentences_volume", *(sentences.c[name] for name in VOLUME_COLUMNS))
 Index("ix_articles_volume", *(articles.c[name] for name in VOLUME_COLUMNS))

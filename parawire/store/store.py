@@ -18,6 +18,7 @@ from parawire.store.outlets import OutletQueries
 from parawire.store.overview import OverviewQueries
 from parawire.store.pair_search import PairSearchQueries
 from parawire.store.review import ReviewQueries
+from parawire.store.stories import StoryQueries
 
 ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
 _MIGRATING = threading.Lock()
@@ -35,7 +36,7 @@ def open_store(url: str, pool_size: int | None = None) -> Store:
 
 
 class Store(ArticleQueries, AlignmentQueries, ReviewQueries, OverviewQueries, PairSearchQueries,
-            OutletQueries):
+            OutletQueries, StoryQueries):
     """Typed access to the store, the same on SQLite and PostgreSQL; one instance per process."""
 
     def __init__(self, url: str, pool_size: int | None = None) -> None:

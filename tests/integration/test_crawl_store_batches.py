@@ -11,7 +11,6 @@ import pytest
 from parawire.crawler.dedup import store_articles
 from parawire.records import Article, ArticleOutcome, OutletStats
 from parawire.textnorm import content_hash
-from tests.integration.test_store_contract import store  # noqa: F401 (the fixture)
 
 
 def article(url: str, text: str) -> Article:
@@ -19,7 +18,7 @@ def article(url: str, text: str) -> Article:
                    published=date(2026, 3, 3), topic="sports", content_hash=content_hash(text))
 
 
-def test_a_batch_is_one_transaction_deduplicated_within(store):  # noqa: F811
+def test_a_batch_is_one_transaction_deduplicated_within(store):
     story = "The harbour council approved the budget after a long debate. " * 5
     outcomes = store_articles(store, [
         article("http://n.test/a", story), article("http://n.test/a", story + " Again."),
@@ -33,7 +32,7 @@ def test_a_batch_is_one_transaction_deduplicated_within(store):  # noqa: F811
     assert "http://n.test/d" not in store.known_urls()
 
 
-def test_outlet_statistics_add_up(store):  # noqa: F811
+def test_outlet_statistics_add_up(store):
     assert store.outlet_stats("n.test") == OutletStats()
     store.add_outlet_stats({"n.test": OutletStats(2, Counter({"o1": 2}), Counter({" | N": 2})),
                             "m.test": OutletStats(1, Counter(), Counter())})

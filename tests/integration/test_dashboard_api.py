@@ -18,9 +18,7 @@ from parawire.indexer import fill_index, open_index
 from parawire.records import Pair
 from parawire.store import Store
 from tests.factories import make_sentence, store_annotated_article, store_hostile_article
-from tests.integration import test_store_contract
 
-store = test_store_contract.store  # the same SQLite / PostgreSQL store fixture
 TOKEN = "s3cret-token"
 LOCAL = "http://localhost"  # a Host the dashboard serves by default
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import uuid
 from collections import Counter
 from datetime import date, datetime
 
@@ -11,45 +10,15 @@ import pytest
 import sqlalchemy as sa
 
 from parawire.records import (
-    Article,
     ArticleOutcome,
     Collocation,
     CollocationCounts,
     FingerprintMatch,
     Pair,
 )
-from parawire.store import BatchOverlap, Store, open_store
-from parawire.textnorm import content_hash
+from parawire.store import BatchOverlap, open_store
+from tests.factories import make_article as article
 from tests.factories import make_sentence
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request, tmp_path) -> Store:
-    if request.param == "sqlite":
-        yield open_store(f"sqlite:///{tmp_path / 'store.db'}")
-        return
-    base = request.getfixturevalue("postgres_url")
-    schema_db = f"t_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sa.text(f"CREATE DATABASE {schema_db}"))
-    admin.dispose()
-    store = open_store(base.rsplit("/", 1)[0] + f"/{schema_db}")
-    yield store
-    store.engine.dispose()
-    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sa.text(f"DROP DATABASE {schema_db}"))
-    admin.dispose()
-
-
-def article(n: int, text: str | None = None, **fields) -> Article:
-    body = text or f"Body of article {n} about the council budget."
-    values = dict(url=f"http://news.test/a{n}", source="outlet-a", language="en",
-                  title=f"Title {n}", text=body, published=date(2026, 3, 2),
-                  content_hash=content_hash(body))
-    values.update(fields)
-    return Article(**values)
 
 
 def test_migrations_are_idempotent(store):

@@ -1,4 +1,5 @@
 from parawire.aligner import above_beta, normalized, order_pair
+from parawire.aligner.candidates import Candidate
 from parawire.aligner.pairs import make_pair
 from parawire.indexer import Hit
 from parawire.textnorm import length_ratio, token_jaccard, verbatim_key, word_diff
@@ -25,9 +26,10 @@ def test_algorithm_2_puts_more_proper_nouns_first_and_breaks_ties_by_id():
     assert order_pair(many, few) == (many, few)
     twin = make_sentence(3, 3, ["a", "b", "c"], ["x", "y"])
     assert order_pair(few, twin) == order_pair(twin, few) == (twin, few)
-    pair = make_pair(1, few, many, 0.9, 4.2)
+    pair = make_pair(1, Candidate(few, many, "dense", 0.9, 4.2, story_id=7))
     assert (pair.input_sentence_id, pair.target_sentence_id) == (9, 5)
     assert (pair.shared_pn, pair.shared_cn) == (3, 3)
+    assert (pair.score, pair.raw_score, pair.source, pair.story_id) == (0.9, 4.2, "dense", 7)
 
 
 def test_text_measures():

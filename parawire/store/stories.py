@@ -1,0 +1,120 @@
+"""Stories: the articles of one event, and what the aligner asks of them (the other outlets'
+sentences of a sentence's story)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import date
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from parawire.records import Story
+from parawire.store import schema
+from parawire.store.base import StoreBase
+
+
+def _values(story: Story) -> dict[str, object]:
+    return {"language": story.language, "first_day": story.first_day, "last_day": story.last_day,
+            "headline": story.headline, "outlets": sorted(set(story.outlets)),
+            "article_count": len(story.article_ids)}
+
+
+class StoryQueries(StoreBase):
+    """Stories and their articles; an article belongs to at most one story."""
+
+    def save_stories(self, stories: list[Story]) -> list[int]:
+        """Store new stories (id None) and update stored ones, with their articles, in one
+        transaction; an article listed by a story leaves the story it was in. Returns the ids,
+        in order, and sets them on the records."""
+        table, members = schema.stories, schema.story_articles
+
+        def save(conn: Connection) -> list[int]:
+            ids: list[int] = []
+            for story in stories:
+                if story.id is None:
+                    story.id = conn.execute(table.insert().values(_values(story))
+                                            ).inserted_primary_key[0]
+                else:
+                    conn.execute(table.update().where(table.c.id == story.id)
+                                 .values(_values(story)))
+                    conn.execute(members.delete().where(members.c.story_id == story.id))
+                if story.article_ids:
+                    conn.execute(members.delete().where(
+                        members.c.article_id.in_(sorted(set(story.article_ids)))))
+                    conn.execute(members.insert(), [{"article_id": a, "story_id": story.id}
+                                                    for a in sorted(set(story.article_ids))])
+                ids.append(story.id)
+            return ids
+
+        return self._transaction(save)
+
+    def story(self, story_id: int) -> Story | None:
+        """One story by id, with its articles."""
+        found = self._stories([schema.stories.c.id == story_id])
+        return found[0] if found else None
+
+    def stories_between(self, language: str, since: date | None = None,
+                        until: date | None = None) -> list[Story]:
+        """A language's stories that have a day within [since, until] (either end open), in id
+        order; stories without a day are listed when neither end is given."""
+        table = schema.stories
+        conditions = [table.c.language == language]
+        if since is not None:
+            conditions.append(table.c.last_day >= since)
+        if until is not None:
+            conditions.append(table.c.first_day <= until)
+        return self._stories(conditions)
+
+    def _stories(self, conditions: list[sa.ColumnElement[bool]]) -> list[Story]:
+        table, members = schema.stories, schema.story_articles
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(table).where(*conditions).order_by(table.c.id)).all()
+            articles: dict[int, list[int]] = defaultdict(list)
+            ids = [row.id for row in rows]
+            for start in range(0, len(ids), 1000):
+                for member in conn.execute(
+                        sa.select(members.c.story_id, members.c.article_id)
+                        .where(members.c.story_id.in_(ids[start:start + 1000]))
+                        .order_by(members.c.article_id)):
+                    articles[member.story_id].append(member.article_id)
+        return [Story(id=row.id, language=row.language, first_day=row.first_day,
+                      last_day=row.last_day, article_ids=articles[row.id], outlets=row.outlets,
+                      headline=row.headline) for row in rows]
+
+    def stories_of_articles(self, article_ids: Iterable[int]) -> dict[int, int]:
+        """The story of each article that has one."""
+        members = schema.story_articles
+        wanted = sorted(set(article_ids))
+        found: dict[int, int] = {}
+        with self.engine.connect() as conn:
+            for start in range(0, len(wanted), 1000):
+                found.update(conn.execute(
+                    sa.select(members.c.article_id, members.c.story_id)
+                    .where(members.c.article_id.in_(wanted[start:start + 1000]))).all())
+        return found
+
+    def story_partners(self, sentence_ids: Iterable[int]) -> dict[int, tuple[int, list[int]]]:
+        """For each of these sentences whose article is in a story: the story's id and the ids
+        of the story's sentences from other outlets (in id order)."""
+        sentences, members = schema.sentences, schema.story_articles
+        wanted = sorted(set(sentence_ids))
+        story_of: dict[int, tuple[int, str]] = {}
+        with self.engine.connect() as conn:
+            for start in range(0, len(wanted), 1000):
+                story_of.update((row.id, (row.story_id, row.source)) for row in conn.execute(
+                    sa.select(sentences.c.id, sentences.c.source, members.c.story_id)
+                    .join(members, members.c.article_id == sentences.c.article_id)
+                    .where(sentences.c.id.in_(wanted[start:start + 1000]))))
+            story_ids = sorted({story for story, _ in story_of.values()})
+            by_story: dict[int, list[tuple[int, str]]] = defaultdict(list)
+            for start in range(0, len(story_ids), 1000):
+                for row in conn.execute(
+                        sa.select(sentences.c.id, sentences.c.source, members.c.story_id)
+                        .join(members, members.c.article_id == sentences.c.article_id)
+                        .where(members.c.story_id.in_(story_ids[start:start + 1000]))
+                        .order_by(sentences.c.id)):
+                    by_story[row.story_id].append((row.id, row.source))
+        return {sid: (story, [other for other, source in by_story[story] if source != outlet])
+                for sid, (story, outlet) in story_of.items()}
