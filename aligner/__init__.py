@@ -3,8 +3,11 @@
 from parawire.aligner.constraints import Constraints, is_paraphrase, is_reference, required_cn_matches
 from parawire.aligner.dataset import DatasetOptions, build_dataset
 from parawire.aligner.export import FORMATS, export_run
+from parawire.aligner.featurize import featurize
 from parawire.aligner.oracle import brute_force_candidates
-from parawire.aligner.pairs import order_pair
+from parawire.aligner.pair_features import FEATURES, pair_features
+from parawire.aligner.pair_model import FeaturePairModel, GradeModel, fit_pair_model, load_pair_model
+from parawire.aligner.pairs import order_pair, orient
 from parawire.aligner.params import AlignParams
 from parawire.aligner.query import build_query
 from parawire.aligner.run import align_batch, finish_run, select_references, start_run
@@ -18,6 +21,7 @@ from parawire.aligner.training import as_one_sentence, labelled_signals
 __all__ = [
     "ALIGN",
     "EXPORT",
+    "FEATURES",
     "FORMATS",
     "SIGNALS",
     "AlignParams",
@@ -25,6 +29,8 @@ __all__ = [
     "Constraints",
     "DatasetOptions",
     "ExportScope",
+    "FeaturePairModel",
+    "GradeModel",
     "PairScorer",
     "above_beta",
     "align_batch",
@@ -34,14 +40,19 @@ __all__ = [
     "build_query",
     "cosine_similarities",
     "export_run",
+    "featurize",
     "finish_run",
+    "fit_pair_model",
     "fit_scorer",
     "is_paraphrase",
     "is_reference",
     "labelled_signals",
+    "load_pair_model",
     "load_scorer",
     "normalized",
     "order_pair",
+    "orient",
+    "pair_features",
     "pair_signals",
     "required_cn_matches",
     "select_references",

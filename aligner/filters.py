@@ -45,6 +45,21 @@ def near_verbatim(a: str, b: str, *, max_token_jaccard: float, min_word_edits: i
     return diff.edits < max(min_word_edits, min_edit_share * shorter) or diff.only_added
 
 
+def exact_rule(a: Sentence, b: Sentence, max_copy_edits: int) -> str | None:
+    """The exact rule a pair breaks, or None: near_copy (the texts differ in at most
+    `max_copy_edits` words: the pair teaches copying), number_conflict (both sides state
+    figures and neither side's hold the other's: "two" against "three"), date_conflict (both
+    sides name dates and share none: "Monday" against "Tuesday"). Everything less certain
+    is the pair model's to weigh."""
+    if word_diff(a.text, b.text).edits <= max_copy_edits:
+        return "near_copy"
+    if conflicting(numbers(a), numbers(b)):
+        return "number_conflict"
+    if disjoint(dates(a), dates(b)):
+        return "date_conflict"
+    return None
+
+
 def adds_to(a: Sentence, b: Sentence, max_added_words: int) -> bool:
     """One side adds to the other: it has more than `max_added_words` content words the other
     lacks beyond those the other has that it lacks (a clause, a name or a date on top of a

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import ConfigDict
 
 from parawire.aligner.constraints import Constraints
+from parawire.aligner.pair_model import load_pair_model
 from parawire.aligner.scorer import load_scorer
 from parawire.config import AlignConfig, AlignCriteria
 
@@ -26,6 +27,8 @@ class AlignParams(AlignCriteria):
     until: date | None = None
     # The version of the pair scorer's model file (recorded: another model, another run).
     scorer_version: str = ""
+    # The version of the pair model's file (recorded: another model, another run).
+    pair_model_version: str = ""
 
     @classmethod
     def from_config(cls, config: AlignConfig, **scope: Any) -> AlignParams:
@@ -36,6 +39,7 @@ class AlignParams(AlignCriteria):
         """
         values = {**config.model_dump(include=set(AlignCriteria.model_fields)), **scope}
         values.setdefault("scorer_version", load_scorer(values["scorer_model"]).version)
+        values.setdefault("pair_model_version", load_pair_model(values["pair_model"]).version)
         return cls(**values)
 
     @property

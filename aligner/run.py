@@ -1,4 +1,5 @@
-"""Alignment runs: reference selection, per-batch HCSSS search, pair storing, closing."""
+"""Alignment runs: reference selection, per-batch candidate search, grading by the pair
+model, pair storing, closing."""
 
 from __future__ import annotations
 
@@ -7,16 +8,14 @@ from collections import Counter
 from parawire.aligner.candidates import CANDIDATE_SOURCES, Candidate, SearchContext
 from parawire.aligner.constraints import is_reference
 from parawire.aligner.dataset import text_pair_key
-from parawire.aligner.filters import drop_reason, near_verbatim
-from parawire.aligner.pairs import make_pair
+from parawire.aligner.featurize import EmbedderOf
+from parawire.aligner.filters import exact_rule
+from parawire.aligner.pair_model import FeaturePairModel, load_pair_model
+from parawire.aligner.pairs import graded_pair
 from parawire.aligner.params import AlignParams
-from parawire.aligner.scorer import load_scorer
-from parawire.aligner.semantic import cosine_similarities
-from parawire.aligner.signals import pair_signals
 from parawire.indexer import SentenceIndex
 from parawire.records import AlignmentRun, Pair
 from parawire.store import Store
-from parawire.textnorm import length_ratio
 
 
 def select_references(store: Store, params: AlignParams) -> list[int]:
@@ -44,66 +43,41 @@ def start_run(store: Store, params: AlignParams) -> tuple[AlignmentRun, list[int
 
 
 def align_batch(store: Store, index: SentenceIndex, run_id: int, params: AlignParams,
-                reference_ids: list[int]) -> dict[str, int]:
-    """Search every reference of a batch, store its pairs, mark it done; returns counts."""
+                reference_ids: list[int], embedder_of: EmbedderOf) -> dict[str, int]:
+    """Search every reference of a batch, grade its candidates, store the pairs graded at
+    least `min_stored_grade`, mark the references done; returns counts (drops by reason,
+    stored pairs by grade)."""
     counts: Counter[str] = Counter()
     references = store.sentences_by_id(reference_ids)
     context = SearchContext(store, index, params, counts)
     found = CANDIDATE_SOURCES["hcsss"].candidates(
         [references[ref] for ref in reference_ids if ref in references], context)
-    syndicated = store.syndicated_articles(
-        s.article_id for c in found for s in (c.reference, c.sentence))
     kept: list[Candidate] = []
     for candidate in found:
-        reference, sentence = candidate.reference, candidate.sentence
-        if near_verbatim(reference.text, sentence.text,
-                         max_token_jaccard=params.max_token_jaccard,
-                         min_word_edits=params.min_word_edits,
-                         min_edit_share=params.min_edit_share):
-            # a syndicated copy's sentence is dropped only where its text is near-verbatim
-            copied = reference.article_id in syndicated or sentence.article_id in syndicated
-            counts["syndicated" if copied else "near_verbatim"] += 1
-        elif length_ratio(reference.text, sentence.text) < params.min_length_ratio:
-            counts["length_ratio"] += 1
+        reason = exact_rule(candidate.reference, candidate.sentence, params.max_copy_edits)
+        if reason is not None:
+            counts[reason] += 1
         else:
             kept.append(candidate)
-    batch_pairs = scored_pairs(run_id, kept, params, counts)
+    batch_pairs = graded_pairs(run_id, kept, params, counts, embedder_of)
     counts["pairs_built"] += len(batch_pairs)
     store.record_references(run_id, reference_ids, batch_pairs, dict(counts))
     return dict(counts)
 
 
-def scored_pairs(run_id: int, kept: list[Candidate], params: AlignParams,
-                 counts: Counter[str]) -> list[Pair]:
-    """The candidates' pairs that pass the filters, then the semantic check, and that the
-    pair scorer gives at least `min_probability`, each with its probability and signals; the
-    dropped ones are counted by reason. The filters read no embedding, so only the pairs
-    they keep are embedded (the costliest step of a batch)."""
-    scorer = load_scorer(params.scorer_model)
-    filtered: list[tuple[Candidate, dict[str, float]]] = []
-    for k in kept:
-        signals = pair_signals(k.reference, k.sentence, k.features.get("bm25", 0.0), cosine=0.0)
-        reason = drop_reason(k.reference, k.sentence, signals,
-                             max_quote_share=params.max_quote_share,
-                             max_novel_share=params.max_novel_share,
-                             max_added_words=params.max_added_words,
-                             drop_mismatches=params.drop_mismatches)
-        if reason is not None:
-            counts[reason] += 1
-        else:
-            filtered.append((k, signals))
-    cosines = cosine_similarities([(k.reference.text, k.sentence.text) for k, _ in filtered])
+def graded_pairs(run_id: int, kept: list[Candidate], params: AlignParams,
+                 counts: Counter[str], embedder_of: EmbedderOf) -> list[Pair]:
+    """The candidates graded by the pair model, oriented, those below `min_stored_grade`
+    counted by grade and dropped."""
+    model = FeaturePairModel(load_pair_model(params.pair_model), embedder_of)
+    gradings = model.grade(kept)
     pairs: list[Pair] = []
-    for (k, signals), cosine in zip(filtered, cosines, strict=True):
-        if cosine < params.min_semantic_similarity:
-            counts["semantic"] += 1
+    for candidate, grading, features in zip(kept, gradings, model.last_features, strict=True):
+        counts[f"grade_{grading.grade}"] += 1
+        if grading.grade < params.min_stored_grade:
+            counts["below_grade"] += 1
             continue
-        signals["cosine"] = cosine
-        probability = scorer.probability(signals)
-        if probability < params.min_probability:
-            counts["below_probability"] += 1
-            continue
-        pairs.append(make_pair(run_id, k, probability, signals))
+        pairs.append(graded_pair(run_id, candidate, grading, features))
     return pairs
 
 

@@ -17,7 +17,7 @@ from parawire.aligner.run import align_batch, finish_run, start_run
 from parawire.config import Settings
 from parawire.errors import ParawireError
 from parawire.indexer import open_index
-from parawire.nlp import pipeline_description
+from parawire.nlp import embedder_for, pipeline_description
 from parawire.stage import Counts, Opened, Parts, Scope, Stage, option
 from parawire.store import BatchOverlap, store_of
 
@@ -53,7 +53,8 @@ def align_part(settings: Settings, run_id: int, part: dict[str, Any]) -> Counts:
         if not references:
             return {}
         try:
-            return align_batch(store, open_index(settings), run_id, params, references)
+            return align_batch(store, open_index(settings), run_id, params, references,
+                               lambda lang: embedder_for(settings.vectors, settings.data_dir, lang))
         except BatchOverlap:
             continue  # another delivery stored some of them meanwhile: search the rest
 

@@ -200,6 +200,12 @@ class AlignCriteria(_Section):
     max_novel_share: float = Field(0.6, ge=0, le=1)
     max_added_words: int = Field(2, ge=0)
     drop_mismatches: bool = True
+    # The pair model that grades every candidate ("" for the one shipped with parawire),
+    # and the lowest grade a run stores (the export chooses among them).
+    pair_model: str = ""
+    min_stored_grade: int = Field(2, ge=0, le=5)
+    # Exact rules: a near copy differs in at most this many words.
+    max_copy_edits: int = Field(2, ge=0)
 
 
 class AlignConfig(AlignCriteria):

@@ -344,32 +344,32 @@ main.add_command(click.Command(
 
 @main.group()
 def scorer() -> None:
-    """The pair scorer that gives each mined pair its probability."""
+    """The pair model that grades each candidate pair."""
 
 
 @scorer.command("train")
+@click.option("--gold", type=click.Path(file_okay=False, path_type=Path),
+              help="The graded dev gold folder (pairs-dev layout); its tune part is read.")
 @click.option("--labels", type=click.Path(dir_okay=False, path_type=Path),
-              help="Tab-separated labelled pairs: a 0/1 label first, the two texts last.")
+              help="Tab-separated binary labelled pairs (MSRP's layout): 1 read as grade 4, "
+                   "0 as grade 2.")
 @click.option("--reviews/--no-reviews", default=False,
-              help="Add the operator's review labels of mined pairs.")
+              help="Add the operator's review labels of graded pairs.")
 @click.option("--run", "run_id", type=int, help="Only the review labels of this run.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Model file to write [default: DATA_DIR/pair_scorer.json].")
-@click.option("--target-precision", type=click.FloatRange(0, 1), default=0.9, show_default=True,
-              help="The threshold in the file reaches this precision in cross-validation.")
+              help="Model file to write [default: DATA_DIR/pair_model.json].")
 @click.option("--lang", "language", default="en", show_default=True,
               help="Language of the labelled texts.")
 @click.pass_context
-def train_scorer(ctx: click.Context, labels: Path | None, reviews: bool, run_id: int | None,
-                 out: Path | None, target_precision: float, language: str) -> None:
-    """Fit the pair scorer; point align.scorer_model at the file and set
-    align.min_probability to its threshold to use it."""
+def train_scorer(ctx: click.Context, gold: Path | None, labels: Path | None, reviews: bool,
+                 run_id: int | None, out: Path | None, language: str) -> None:
+    """Fit the pair model that grades candidates; point align.pair_model at the file to use
+    it."""
     from parawire.roof.scorer_training import train_scorer as train
 
     settings = _settings(ctx)
-    _echo(train(settings, labels=labels, reviews=reviews, run_id=run_id,
-                out=out or settings.data_dir / "pair_scorer.json",
-                target_precision=target_precision, language=language))
+    _echo(train(settings, gold=gold, labels=labels, reviews=reviews, run_id=run_id,
+                out=out or settings.data_dir / "pair_model.json", language=language))
 
 
 @main.command()

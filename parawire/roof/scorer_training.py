@@ -1,5 +1,6 @@
-"""Training the pair scorer: labelled text pairs (a TSV file such as MSRP's) annotated by the
-configured NLP backend, and the operator's review labels of mined pairs."""
+"""Training the pair model: the dev gold's graded pairs, binary labelled text pairs (a TSV file
+such as MSRP's), each annotated by the configured NLP backend and embedded by the language's
+embedder, and the operator's review labels of mined pairs."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from parawire.aligner import PairScorer, as_one_sentence, fit_scorer, labelled_signals, load_scorer
+from parawire.aligner import FEATURES, as_one_sentence, featurize, fit_pair_model
 from parawire.config import Settings
 from parawire.errors import ParawireError
-from parawire.nlp import annotator_for
-from parawire.records import Article, Sentence
+from parawire.nlp import annotator_for, embedder_for
+from parawire.records import Article, Direction, Sentence
+from parawire.roof.pair_gold import BINARY_GRADES, GradedText, binary_as_graded, read_dev_gold
 from parawire.store import store_of
 
 
@@ -42,47 +44,52 @@ def annotate_texts(settings: Settings, texts: Iterable[str], language: str) -> d
             for article, sentences in annotator_for(settings, language).annotate(articles)}
 
 
-def text_pair_signals(settings: Settings, pairs: list[tuple[bool, str, str]],
-                      language: str) -> list[dict[str, float]]:
-    """The signals of labelled text pairs."""
-    sentences = annotate_texts(settings, (t for _, a, b in pairs for t in (a, b)), language)
-    return labelled_signals([(sentences[a], sentences[b]) for _, a, b in pairs])
+# Binary pairs count less than graded ones: their grade is a mapping, not a reading.
+BINARY_WEIGHT = 0.3
 
 
-def train_scorer(settings: Settings, *, labels: Path | None, reviews: bool, run_id: int | None,
-                 out: Path, target_precision: float, language: str) -> dict[str, Any]:
-    """Fit the pair scorer on labelled text pairs and/or the operator's review labels, write
-    it to `out`; returns its version, threshold and cross-validated figures, and how the
-    current scorer does on the review labels."""
-    rows: list[dict[str, float]] = []
-    answers: list[bool] = []
+def graded_features(settings: Settings, pairs: list[GradedText],
+                    language: str) -> list[dict[str, float]]:
+    """The pair model's features of graded text pairs."""
+    sentences = annotate_texts(settings, (t for p in pairs for t in (p.text_a, p.text_b)), language)
+    return featurize([(sentences[p.text_a], sentences[p.text_b], {}) for p in pairs],
+                     lambda lang: embedder_for(settings.vectors, settings.data_dir, lang))
+
+
+def train_scorer(settings: Settings, *, gold: Path | None, labels: Path | None, reviews: bool,
+                 run_id: int | None, out: Path, language: str) -> dict[str, Any]:
+    """Fit the pair model on the dev gold's tune part, binary labelled text pairs and/or the
+    operator's review labels, write it to `out`; returns its version and what it read."""
+    pairs: list[GradedText] = []
     sources = []
+    if gold is not None:
+        tune = read_dev_gold(gold, "tune")
+        pairs += tune
+        sources.append(f"{gold.name} tune ({len(tune)} pairs)")
     if labels is not None:
-        pairs = read_labelled_pairs(labels)
-        rows += text_pair_signals(settings, pairs, language)
-        answers += [label for label, _, _ in pairs]
-        sources.append(f"{labels.name} ({len(pairs)} pairs)")
-    reviewed = store_of(settings).labelled_pair_signals(run_id) if reviews else []
+        binary = binary_as_graded(read_labelled_pairs(labels), BINARY_WEIGHT)
+        pairs += binary
+        sources.append(f"{labels.name} ({len(binary)} pairs)")
+    rows = graded_features(settings, pairs, language) if pairs else []
+    grades = [p.grade for p in pairs]
+    directions = [p.direction for p in pairs]
+    weights = [p.weight for p in pairs]
     if reviews:
+        # Review labels say right or wrong: taken as binary labels (BINARY_GRADES); only
+        # pairs graded by the pair model carry its features.
+        reviewed = [(signals, correct) for signals, correct
+                    in store_of(settings).labelled_pair_signals(run_id)
+                    if all(name in signals for name in FEATURES)]
         rows += [signals for signals, _ in reviewed]
-        answers += [correct for _, correct in reviewed]
+        grades += [BINARY_GRADES[correct] for _, correct in reviewed]
+        directions += [Direction.EQUIVALENT if correct else Direction.BOTH_ADD
+                       for _, correct in reviewed]
+        weights += [1.0] * len(reviewed)
         sources.append(f"review labels ({len(reviewed)} pairs)")
     if not sources:
-        raise ParawireError("nothing to train the pair scorer on: give --labels FILE or --reviews")
-    scorer = fit_scorer(rows, answers, target_precision=target_precision,
-                        trained_on=" + ".join(sources))
-    scorer.save(out)
-    return {"path": str(out), "version": scorer.version, "threshold": scorer.threshold,
-            **scorer.evaluation, "reviews": _review_precision(settings, reviewed)}
-
-
-def _review_precision(settings: Settings,
-                      reviewed: list[tuple[dict[str, float], bool]]) -> dict[str, Any]:
-    """The precision of the operator's labels among the pairs the configured scorer keeps."""
-    if not reviewed:
-        return {"labelled": 0}
-    current: PairScorer = load_scorer(settings.align.scorer_model)
-    kept = [correct for signals, correct in reviewed
-            if current.probability(signals) >= settings.align.min_probability]
-    return {"labelled": len(reviewed), "kept_by_current_scorer": len(kept),
-            "precision_of_kept": round(sum(kept) / len(kept), 4) if kept else None}
+        raise ParawireError("nothing to train the pair model on: give --gold DIR, --labels FILE "
+                            "or --reviews")
+    model = fit_pair_model(rows, grades, directions, weights, trained_on=" + ".join(sources))
+    model.save(out)
+    return {"path": str(out), "version": model.version, "trained_on": model.trained_on,
+            "pairs": len(rows)}
