@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from parawire.aligner.featurize import EmbedderOf, featurize
+from parawire.aligner.batch_features import EmbedderOf, featurize
 from parawire.aligner.grading import Grading
 from parawire.aligner.pair_features import FEATURES, swapped
 from parawire.errors import ParawireError

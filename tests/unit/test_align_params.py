@@ -12,12 +12,19 @@ SCOPE = {"language": "en", "topic": "politics", "since": date(2026, 3, 1), "unti
 
 
 def test_defaults_are_the_align_sections():
-    assert AlignParams().model_dump(exclude={*SCOPE, "scorer_version"}) == AlignConfig().model_dump(
+    assert AlignParams().model_dump(exclude={*SCOPE, "scorer_version", "pair_model_version"}) == AlignConfig().model_dump(
         exclude={"batch_size"})
 
 
 def test_from_config_records_the_scorer_version():
     assert AlignParams.from_config(AlignConfig()).scorer_version.startswith("lr-")
+
+
+def test_from_config_records_the_pair_model_version_so_another_model_is_another_run():
+    params = AlignParams.from_config(AlignConfig())
+    assert params.pair_model_version.startswith("grade-lr-")
+    other = AlignParams.from_config(AlignConfig(), pair_model_version="grade-lr-other")
+    assert params.run_key() != other.run_key()
 
 
 def test_from_config_adds_the_scope_and_leaves_the_batch_size_out_of_the_key():
@@ -39,9 +46,9 @@ def test_json_round_trip_and_a_key_recorded_by_earlier_versions():
     assert AlignParams.from_json(params.to_json()) == params
     # A stable key for these parameters: stored runs keep resuming. (Runs stored before the
     # pair scorer and its filters, before the word-edit, edit-share and added-words filters,
-    # or before the sparse reference rule, have other keys: their pairs were found by other
-    # rules.)
-    assert params.run_key() == "1bd71fcb712ddccce81b42f52f60663dd31fa8b5fc2e736a375e017d5828506b"
+    # before the sparse reference rule, or before the pair model graded candidates, have other
+    # keys: their pairs were found by other rules.)
+    assert params.run_key() == "ccfa60067e95816ae214cabd029f549b34e0a3686277b185194bb2f5303be5d0"
 
 
 @pytest.mark.parametrize("bad", [{"normalize": "median"}, {"alpha": 1.5}, {"batch_size": 10}])
