@@ -27,6 +27,7 @@ from parawire.records import Direction
 DEFAULT_PAIR_MODEL = Path(__file__).with_name("models") / "pair_model.json"
 FORMAT = 1
 CLASSES = ("0", "1", "2", "3a", "3b", "4")
+ABSENT = -60.0  # the intercept of a class the training data lacks
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,18 +152,24 @@ def fit_pair_model(rows: Sequence[Mapping[str, float]], grades: Sequence[int],
             x.append([features[f] for f in FEATURES])
             y.append(name)
             w.append(weight)
-    missing = set(CLASSES) - set(y)
-    if missing:
-        raise ParawireError(f"training the pair model needs pairs of every class (missing "
-                            f"{sorted(missing)})")
+    if len(set(y)) < 2:
+        raise ParawireError("training the pair model needs pairs of at least two grades")
     xs = np.array(x, dtype=np.float64)
     scaler = StandardScaler().fit(xs)
     regression = LogisticRegression(C=1.0, max_iter=3000).fit(
         scaler.transform(xs), np.array(y), sample_weight=np.array(w))
-    order = [list(regression.classes_).index(c) for c in CLASSES]
+    learnt = list(regression.classes_)
+    coef = regression.coef_ if len(learnt) > 2 else np.vstack([-regression.coef_[0] / 2,
+                                                              regression.coef_[0] / 2])
+    intercept = (regression.intercept_ if len(learnt) > 2
+                 else [-regression.intercept_[0] / 2, regression.intercept_[0] / 2])
+    zeros = (0.0,) * len(FEATURES)
+    # a class no training pair holds gets no probability
     return GradeModel(
         features=FEATURES, mean=tuple(float(v) for v in scaler.mean_),
         scale=tuple(float(v) if v > 0 else 1.0 for v in scaler.scale_),
-        coef=tuple(tuple(float(v) for v in regression.coef_[k]) for k in order),
-        intercept=tuple(float(regression.intercept_[k]) for k in order), trained_on=trained_on,
-        evaluation={"pairs": len(rows)})
+        coef=tuple(tuple(float(v) for v in coef[learnt.index(c)]) if c in learnt else zeros
+                   for c in CLASSES),
+        intercept=tuple(float(intercept[learnt.index(c)]) if c in learnt else ABSENT
+                        for c in CLASSES),
+        trained_on=trained_on, evaluation={"pairs": len(rows)})

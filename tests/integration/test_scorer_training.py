@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from parawire.aligner import load_scorer
+from parawire.aligner import load_pair_model
 from parawire.config import load_settings
 from parawire.roof.cli import main
 from parawire.roof.pipeline import run_stage
@@ -13,9 +13,9 @@ from parawire.store import store_of
 from tests.factories import store_demo_articles
 
 
-def test_review_labels_retrain_the_scorer_and_report_its_precision(tmp_path):
-    # every pair the run finds is stored (and so can be reviewed)
-    settings = load_settings(data_dir=tmp_path, align={"min_probability": 0.0})
+def test_review_labels_retrain_the_pair_model(tmp_path):
+    # every graded pair the run finds is stored (and so can be reviewed)
+    settings = load_settings(data_dir=tmp_path, align={"min_stored_grade": 0})
     store = store_of(settings)
     store_demo_articles(store)
     run_stage(settings, "annotate")
@@ -23,26 +23,26 @@ def test_review_labels_retrain_the_scorer_and_report_its_precision(tmp_path):
     run_id = run_stage(settings, "align")["run_id"]
     pair_ids = sorted(store.sample_unlabeled_pairs(run_id, 1000))
     assert len(pair_ids) >= 10
-    # the operator finds the pairs the shipped scorer likes best right, the others wrong
-    shipped = load_scorer()
-    probability = {pid: shipped.probability(signals) for pid, signals in zip(
-        pair_ids, (p.features for p in store.pairs(run_id)), strict=True)}
-    ranked = sorted(pair_ids, key=lambda pid: -probability[pid])
+    # the operator finds the pairs the shipped model grades best right, the others wrong
+    shipped = load_pair_model()
+    stored = dict(zip(pair_ids, store.pairs(run_id), strict=True))  # both in id order
+    useful = {pid: sum(pair.grade_probabilities[3:]) for pid, pair in stored.items()}
+    ranked = sorted(pair_ids, key=lambda pid: -useful[pid])
     half = len(ranked) // 2
     for position, pid in enumerate(ranked):
         assert store.label_pair(run_id, pid, position < half)
 
-    result = train_scorer(settings, labels=None, reviews=True, run_id=run_id,
-                          out=tmp_path / "mine.json", target_precision=0.9, language="en")
+    result = train_scorer(settings, gold=None, labels=None, reviews=True, run_id=run_id,
+                          out=tmp_path / "mine.json", language="en")
 
-    retrained = load_scorer(tmp_path / "mine.json")
+    retrained = load_pair_model(tmp_path / "mine.json")
     assert result["version"] == retrained.version != shipped.version
     assert retrained.trained_on == f"review labels ({len(ranked)} pairs)"
-    assert result["pairs"] == len(ranked) and result["positives"] == half
-    reviews = result["reviews"]
-    assert reviews["labelled"] == len(ranked)
-    assert reviews["kept_by_current_scorer"] == len(ranked)  # min_probability 0 keeps all
-    assert reviews["precision_of_kept"] == round(half / len(ranked), 4)
+    assert result["pairs"] == len(ranked)
+    # right labels train grade 4, wrong ones grade 2: the pairs labelled right now grade higher
+    grades = {pid: retrained.grading(pair.features).grade for pid, pair in stored.items()}
+    assert sum(grades[pid] == 4 for pid in ranked[:half]) > \
+        sum(grades[pid] == 4 for pid in ranked[half:])
 
 
 def test_a_bad_labels_file_is_one_line_naming_it(tmp_path):
