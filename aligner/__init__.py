@@ -1,9 +1,9 @@
 """The aligner: HCSSS mining of (input, target) paraphrase pairs, and their export."""
 
+from parawire.aligner.batch_features import featurize
 from parawire.aligner.constraints import Constraints, is_paraphrase, is_reference, required_cn_matches
 from parawire.aligner.dataset import DatasetOptions, build_dataset
 from parawire.aligner.export import FORMATS, export_run
-from parawire.aligner.batch_features import featurize
 from parawire.aligner.oracle import brute_force_candidates
 from parawire.aligner.pair_features import FEATURES, pair_features
 from parawire.aligner.pair_model import FeaturePairModel, GradeModel, fit_pair_model, load_pair_model

@@ -24,6 +24,11 @@ class DatasetOptions:
     ratios: tuple[float, float, float] = (0.8, 0.1, 0.1)
     seed: int = _EXPORT_DEFAULTS.seed
     language: str | None = None
+    min_grade: int = _EXPORT_DEFAULTS.min_grade
+    directional: bool = _EXPORT_DEFAULTS.directional
+    min_divergence: float = _EXPORT_DEFAULTS.min_divergence
+    max_divergence: float = _EXPORT_DEFAULTS.max_divergence
+    quote_pairs: bool = _EXPORT_DEFAULTS.quote_pairs
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +47,44 @@ class Example:
     def target_side(self):
         """The sentence used as target."""
         return self.row.input if self.flipped else self.row.target
+
+
+# A pair is quote-derived when a shared quotation covers this share of its shorter side.
+QUOTE_SHARE = 0.3
+
+
+def quote_derived(row: PairRow) -> bool:
+    """Both sides carry the same quotation, only the attribution differs."""
+    return row.pair.features.get("quote_share", 0.0) >= QUOTE_SHARE
+
+
+def divergence(row: PairRow) -> float | None:
+    """The pair's lexical divergence (1 - BLEU), where the pair model read it."""
+    return row.pair.features.get("bleu_divergence")
+
+
+def grade_drop(row: PairRow, options: DatasetOptions) -> str | None:
+    """Why a graded pair is not exported, or None (pairs of ungraded runs always pass):
+    below_grade, not_oriented (a grade-3 pair whose input does not cover its target),
+    quote_derived, divergence (outside the band)."""
+    pair = row.pair
+    if pair.grade is None:
+        return None
+    if pair.grade < options.min_grade:
+        return "below_grade"
+    if options.directional and pair.grade == 3 and pair.direction != "a_covers_b":
+        return "not_oriented"
+    if not options.quote_pairs and quote_derived(row):
+        return "quote_derived"
+    value = divergence(row)
+    if value is not None and not options.min_divergence <= value <= options.max_divergence:
+        return "divergence"
+    return None
+
+
+def flippable(row: PairRow, options: DatasetOptions) -> bool:
+    """A flipped copy makes the target the input: never for a directional grade-3 pair."""
+    return not (options.directional and row.pair.grade == 3)
 
 
 def text_pair_key(row: PairRow) -> frozenset[str]:
@@ -66,6 +109,14 @@ def select_rows(rows: Iterable[PairRow], options: DatasetOptions,
     rows = list(rows)
     kept = [r for r in rows if not options.language or r.input.language == options.language]
     counts["other_language"] += len(rows) - len(kept)
+    graded = []
+    for row in kept:
+        reason = grade_drop(row, options)
+        if reason is None:
+            graded.append(row)
+        else:
+            counts[reason] += 1
+    kept = graded
     distinct = distinct_text_pairs(kept)
     counts["repeated_text_pairs"] += len(kept) - len(distinct)
     kept = sorted(distinct, key=lambda r: (r.pair.input_sentence_id, r.pair.target_sentence_id))
@@ -130,7 +181,8 @@ def build_dataset(rows: Iterable[PairRow], options: DatasetOptions) -> tuple[
         split_rows.sort(key=lambda r: (r.pair.input_sentence_id, r.pair.target_sentence_id))
         items = [Example(row) for row in split_rows]
         if options.flipped:
-            items += [Example(row, flipped=True) for row in split_rows]
-            counts["flipped_copies"] += len(split_rows)
+            copies = [Example(row, flipped=True) for row in split_rows if flippable(row, options)]
+            items += copies
+            counts["flipped_copies"] += len(copies)
         examples[name] = items
     return examples, counts

@@ -10,7 +10,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from parawire.aligner.dataset import SPLITS, DatasetOptions, Example, build_dataset
+from parawire.aligner.dataset import (
+    SPLITS,
+    DatasetOptions,
+    Example,
+    build_dataset,
+    divergence,
+    quote_derived,
+)
 from parawire.config import ExportConfig
 from parawire.errors import ParawireError
 from parawire.records import ArticleRef, Sentence
@@ -61,9 +68,21 @@ def example_record(example: Example, refs: dict[int, ArticleRef]) -> dict[str, A
         "flipped": example.flipped,
         "shared_pn": pair.shared_pn,
         "shared_cn": pair.shared_cn,
+        "grade": pair.grade,
+        "direction": _direction(pair.direction, example.flipped),
+        "probability": pair.probability,
+        "divergence": None if (d := divergence(example.row)) is None else round(d, 4),
+        "quote_derived": quote_derived(example.row),
         **_side("input", source, refs.get(source.article_id)),
         **_side("target", target, refs.get(target.article_id)),
     }
+
+
+def _direction(direction: str | None, flipped: bool) -> str | None:
+    """The direction read from the example's input (a flipped copy reads it reversed)."""
+    if flipped and direction == "a_covers_b":
+        return "b_covers_a"
+    return direction
 
 
 def _write(records: list[dict[str, Any]], path: Path, fmt: str) -> None:
@@ -131,6 +150,12 @@ def datasheet(store: Store, run_id: int, fmt: str, options: DatasetOptions,
         "flipped_copies": counts["flipped_copies"],
         "examples": {name: len(items) for name, items in examples.items()},
         "outlets": dict(Counter(s.source for s in sentences).most_common()),
+        "grades": {str(k): v for k, v in sorted(Counter(e.row.pair.grade for e in mined).items(),
+                                                key=lambda kv: (kv[0] is None, kv[0] or 0))},
+        "directions": dict(Counter(str(e.row.pair.direction) for e in mined).most_common()),
+        "outlet_pairs": dict(Counter(" / ".join(sorted((e.row.input.source or "",
+                                                        e.row.target.source or "")))
+                                     for e in mined).most_common()),
         "licence": about.licence,
         "nlp_pipelines": {lang: about.pipelines[lang] for lang in languages
                           if lang in about.pipelines},
@@ -144,10 +169,16 @@ def datasheet(store: Store, run_id: int, fmt: str, options: DatasetOptions,
         "filters_applied": [
             "Algorithm 1 (proper nouns, common nouns, alpha)", "beta threshold",
             "syndicated copies (SimHash near-duplicates)",
-            "near-verbatim copies (token Jaccard)", "length ratio", "symmetric duplicates",
+            "near copies (at most align.max_copy_edits words differ)",
+            "number and date conflicts", "grade below align.min_stored_grade",
+            f"grade >= {options.min_grade}"
+            + (", grade-3 pairs only with the covering side as input" if options.directional
+               else ""),
+            f"lexical divergence (1 - BLEU) in [{options.min_divergence}, "
+            f"{options.max_divergence}]",
+            *([] if options.quote_pairs else ["quote-derived pairs"]),
+            "symmetric duplicates",
             "repeated text pairs (same two texts, normalised, either order)",
-            *(["semantic similarity (USE v3 cosine)"]
-              if run.parameters.get("min_semantic_similarity") else []),
             *(["one target per input"] if options.one_target_per_input else []),
             *(["language"] if options.language else []),
         ],
@@ -157,7 +188,10 @@ def datasheet(store: Store, run_id: int, fmt: str, options: DatasetOptions,
 
 def _options_json(options: DatasetOptions) -> dict[str, Any]:
     return {"one_target_per_input": options.one_target_per_input, "flipped": options.flipped,
-            "ratios": list(options.ratios), "seed": options.seed, "language": options.language}
+            "ratios": list(options.ratios), "seed": options.seed, "language": options.language,
+            "min_grade": options.min_grade, "directional": options.directional,
+            "divergence_band": [options.min_divergence, options.max_divergence],
+            "quote_pairs": options.quote_pairs}
 
 
 def datasheet_markdown(sheet: dict[str, Any]) -> str:
@@ -180,6 +214,8 @@ def datasheet_markdown(sheet: dict[str, Any]) -> str:
     for title, key in (("NLP pipelines", "nlp_pipelines"),
                        ("NLP pipelines: name, version, training data, scores",
                         "nlp_pipeline_details"),
+                       ("Pairs per grade", "grades"), ("Pairs per direction", "directions"),
+                       ("Pairs per outlet pair", "outlet_pairs"),
                        ("Alignment parameters", "alignment_parameters"),
                        ("Alignment counts", "alignment_counts"),
                        ("Dataset options", "dataset_options"), ("Dataset counts", "dataset_counts")):

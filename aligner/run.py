@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from parawire.aligner.batch_features import EmbedderOf
 from parawire.aligner.candidates import CANDIDATE_SOURCES, Candidate, SearchContext
 from parawire.aligner.constraints import is_reference
 from parawire.aligner.dataset import text_pair_key
-from parawire.aligner.batch_features import EmbedderOf
 from parawire.aligner.filters import exact_rule
 from parawire.aligner.pair_model import FeaturePairModel, load_pair_model
 from parawire.aligner.pairs import graded_pair

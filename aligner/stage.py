@@ -98,6 +98,17 @@ class ExportScope(Scope):
         flag="--one-target-per-input/--all-targets")
     flipped: bool | None = option(None, "Add each pair reversed as well [default: export.flipped].",
                                   flag="--flipped/--no-flipped")
+    min_grade: int | None = option(None, "Lowest grade exported [default: export.min_grade].")
+    directional: bool | None = option(
+        None, "Grade-3 pairs only with the covering side as input, never flipped "
+        "[default: export.directional].", flag="--directional/--no-directional")
+    min_divergence: float | None = option(
+        None, "Lowest lexical divergence, 1 - BLEU [default: export.min_divergence].")
+    max_divergence: float | None = option(
+        None, "Highest lexical divergence [default: export.max_divergence].")
+    quote_pairs: bool | None = option(
+        None, "Keep quote-derived pairs [default: export.quote_pairs].",
+        flag="--quote-pairs/--no-quote-pairs")
 
     def for_caller(self, settings: Settings) -> ExportScope:
         """The run (the latest by default) and the output folder, absolute, as the caller
@@ -121,11 +132,12 @@ def export(settings: Settings, scope: ExportScope) -> Counts:
     """Write a run's dataset (the latest run by default) with its datasheet."""
     scope = scope.for_caller(settings)
     assert scope.run_id is not None and scope.out is not None
-    given = scope.model_dump(include={"format", "seed", "one_target_per_input", "flipped"},
-                             exclude_none=True)
-    config = settings.export.model_copy(update=given)
-    options = DatasetOptions(one_target_per_input=config.one_target_per_input,
-                             flipped=config.flipped, seed=config.seed, language=scope.language)
+    chosen = {"one_target_per_input", "flipped", "min_grade", "directional", "min_divergence",
+              "max_divergence", "quote_pairs"}
+    given = scope.model_dump(include={"format", "seed", *chosen}, exclude_none=True)
+    config = settings.export.model_validate({**settings.export.model_dump(), **given})
+    options = DatasetOptions(seed=config.seed, language=scope.language,
+                             **config.model_dump(include=chosen))
     pipelines = _pipelines(settings)
     about = Provenance(licence=config.licence, pipelines=pipelines,
                        pipeline_details={lang: pipeline_description(settings.nlp, lang)

@@ -26,6 +26,7 @@ from parawire.records import Direction
 from parawire.roof.pair_gold import GradedText, binary_as_graded, read_dev_gold
 from parawire.roof.scorer_training import graded_features, read_labelled_pairs
 
+
 def cached_features(name: str, pairs: list[GradedText]) -> list[dict[str, float]]:
     """The pairs' features, computed once (annotation and embedding) and kept in .cache."""
     cache = SEED_CACHE.with_name(f"pair_features_{name}.json")

@@ -220,6 +220,11 @@ class ExportConfig(_Section):
     seed: int = 13
     one_target_per_input: bool = True
     flipped: bool = True
+    min_grade: int = Field(3, ge=0, le=5)
+    directional: bool = True
+    min_divergence: float = Field(0.2, ge=0, le=1)
+    max_divergence: float = Field(1.0, ge=0, le=1)
+    quote_pairs: bool = False
     licence: str = ("The article texts belong to their publishers; check each outlet's terms "
                     "before sharing this corpus.")
 

@@ -6,10 +6,9 @@ from datetime import date
 
 from parawire.config import load_settings
 from parawire.crawler import store_article
-from parawire.records import Article
+from parawire.records import Article, Direction
 from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
-from parawire.records import Direction
 from parawire.textnorm import content_hash, word_diff, words
 from tests.factories import store_demo_articles
 

@@ -12,7 +12,8 @@ SCOPE = {"language": "en", "topic": "politics", "since": date(2026, 3, 1), "unti
 
 
 def test_defaults_are_the_align_sections():
-    assert AlignParams().model_dump(exclude={*SCOPE, "scorer_version", "pair_model_version"}) == AlignConfig().model_dump(
+    versions = {"scorer_version", "pair_model_version"}
+    assert AlignParams().model_dump(exclude={*SCOPE, *versions}) == AlignConfig().model_dump(
         exclude={"batch_size"})
 
 
