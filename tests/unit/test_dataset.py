@@ -79,3 +79,55 @@ def test_a_text_pair_repeated_by_copies_of_a_wire_story_is_kept_once():
                   for e in splits["train"])
     assert kept == [(4, 53), (51, 2)]  # the best-scored copy of the credit line, and the other pair
     assert counts["repeated_text_pairs"] == 2
+
+
+def graded_rows(specs: list[tuple[int, str, dict[str, float]]]) -> list[PairRow]:
+    """Rows of distinct sentences, each pair with a grade, a direction and features."""
+    rows = []
+    for k, (grade, direction, features) in enumerate(specs):
+        a, b = 2 * k + 1, 2 * k + 2
+        pair = Pair(1, a, b, 0.9, 9.0, 1, 1, probability=0.8,
+                    features={"bleu_divergence": 0.6, "quote_share": 0.0, **features},
+                    grade=grade, direction=direction)
+        rows.append(PairRow(pair, make_sentence(a, a, ["x"], ["y"]),
+                            make_sentence(b, b, ["x"], ["y"])))
+    return rows
+
+
+ALL_TRAIN = {"ratios": (1.0, 0.0, 0.0), "one_target_per_input": False}
+
+
+def test_useful_pairs_by_default_and_each_drop_counted():
+    rows = graded_rows([
+        (5, "equivalent", {}), (4, "equivalent", {}), (3, "a_covers_b", {}),
+        (2, "both_add", {}), (1, "both_add", {}),
+        (4, "equivalent", {"bleu_divergence": 0.05}),  # a near copy
+        (4, "equivalent", {"quote_share": 0.5}),  # the same quotation on both sides
+    ])
+    splits, counts = build_dataset(rows, DatasetOptions(flipped=True, **ALL_TRAIN))
+    mined = [e for e in splits["train"] if not e.flipped]
+    assert sorted(e.row.pair.grade for e in mined) == [3, 4, 5]
+    assert counts["below_grade"] == 2 and counts["divergence"] == 1
+    assert counts["quote_derived"] == 1
+    # a grade-3 pair is never flipped: its target would add facts to its input
+    assert {e.row.pair.grade for e in splits["train"] if e.flipped} == {4, 5}
+
+
+def test_min_grade_directional_band_and_quotes_are_options():
+    rows = graded_rows([(3, "a_covers_b", {}), (2, "both_add", {}),
+                        (4, "equivalent", {"quote_share": 0.5}),
+                        (4, "equivalent", {"bleu_divergence": 0.05})])
+    loose = DatasetOptions(flipped=True, min_grade=2, directional=False, min_divergence=0.0,
+                           quote_pairs=True, **ALL_TRAIN)
+    splits, counts = build_dataset(rows, loose)
+    assert len([e for e in splits["train"] if not e.flipped]) == 4
+    assert counts["flipped_copies"] == 4  # the grade-3 pair flipped too
+    only_equivalent, _ = build_dataset(rows, DatasetOptions(min_grade=4, min_divergence=0.0,
+                                                            quote_pairs=True, **ALL_TRAIN))
+    assert {e.row.pair.grade for e in only_equivalent["train"]} == {4}
+
+
+def test_ungraded_pairs_of_older_runs_export_as_before():
+    rows = rows_for([(1, 50, 0.8)])
+    splits, _ = build_dataset(rows, DatasetOptions(flipped=False, ratios=(1.0, 0.0, 0.0)))
+    assert len(splits["train"]) == 1
