@@ -28,7 +28,8 @@ CORPUS = "parawire paraphrase pairs"  # the datasheet's name for what it describ
 SIDE_COLUMNS = ("id", "article_id", "outlet", "published", "url", "title")
 COLUMNS = (
     "input", "target", "score", "raw_score", "language", "run_id", "flipped", "shared_pn",
-    "shared_cn", *(f"input_{c}" for c in SIDE_COLUMNS), *(f"target_{c}" for c in SIDE_COLUMNS),
+    "shared_cn", "grade", "direction", "probability", "divergence", "quote_derived",
+    *(f"input_{c}" for c in SIDE_COLUMNS), *(f"target_{c}" for c in SIDE_COLUMNS),
 )
 # Parquet splits sit in their own folder, so that the folder reads as one dataset
 # (`pandas.read_parquet(folder)`), with the datasheet beside it.
@@ -118,11 +119,11 @@ def _write_format(records: list[dict[str, Any]], path: Path, fmt: str) -> None:
 
 def _parquet_type(pa: Any, column: str) -> Any:
     """One fixed type per column, so that every split (an empty one too) has one schema."""
-    if column in ("score", "raw_score"):
+    if column in ("score", "raw_score", "probability", "divergence"):
         return pa.float64()
-    if column == "flipped":
+    if column in ("flipped", "quote_derived"):
         return pa.bool_()
-    if column in ("run_id", "shared_pn", "shared_cn") or column.endswith("_id"):
+    if column in ("run_id", "shared_pn", "shared_cn", "grade") or column.endswith("_id"):
         return pa.int64()
     return pa.string()
 

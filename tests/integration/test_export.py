@@ -47,8 +47,18 @@ def test_every_format_holds_the_same_examples(aligned, tmp_path, fmt):
             part = pq.read_table(path).to_pylist()
         assert len(part) == sheet["examples"][name]
         rows += part
-    assert len(rows) == sheet["examples_written"] == 2 * sheet["pairs_kept"]  # flipped copies
-    assert sheet["flipped_copies"] == sheet["pairs_kept"]
+    # every pair flipped but the grade-3 ones (their covering side stays the input)
+    grade3 = sheet["grades"].get("3", 0)
+    assert len(rows) == sheet["examples_written"] == 2 * sheet["pairs_kept"] - grade3
+    assert sheet["flipped_copies"] == sheet["pairs_kept"] - grade3
+    assert sum(sheet["grades"].values()) == sum(sheet["directions"].values()) == \
+        sum(sheet["outlet_pairs"].values()) == sheet["pairs_kept"]
+    for r in rows:  # graded useful pairs, their direction read from the input
+        assert int(r["grade"]) >= 3 and r["quote_derived"] in (False, "False")
+        assert r["direction"] in ("equivalent", "a_covers_b", "b_covers_a")
+        assert (r["direction"] == "b_covers_a") == (str(r["flipped"]) == "True"
+                                                    and int(r["grade"]) == 3)
+        assert 0.2 <= float(r["divergence"]) <= 1.0 and 0 <= float(r["probability"]) <= 1
     assert all(r["input"] != r["target"] and r["input_outlet"] != r["target_outlet"] for r in rows)
     assert json.loads((tmp_path / "out" / "datasheet.json").read_text())["run_id"] == run_id
     assert "## Filters applied" in (tmp_path / "out" / "datasheet.md").read_text()
@@ -77,7 +87,11 @@ def test_splits_share_no_sentence_and_the_datasheet_counts(aligned, tmp_path):
     assert not (ids["train"] & ids["valid"] or ids["train"] & ids["test"]
                 or ids["valid"] & ids["test"])
     run = store_of(settings).alignment_run(run_id)
-    assert sheet["pairs_kept"] == sheet["pairs_mined"] == run.counts["pairs"]
+    assert sheet["pairs_mined"] == run.counts["pairs"]
+    # the pairs not kept are those the graded filters drop, each counted by reason
+    dropped = sum(sheet["dataset_counts"].get(reason, 0) for reason in (
+        "below_grade", "not_oriented", "quote_derived", "divergence"))
+    assert sheet["pairs_kept"] + dropped == sheet["pairs_mined"]
     assert sheet["languages"] == ["en"]
     assert set(sheet["outlets"]) <= {"harbor-gazette", "metro-bulletin", "valley-courier",
                                      "coastline-wire", "civic-ledger"}
