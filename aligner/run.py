@@ -67,8 +67,9 @@ def align_batch(store: Store, index: SentenceIndex, run_id: int, params: AlignPa
 
 def graded_pairs(run_id: int, kept: list[Candidate], params: AlignParams,
                  counts: Counter[str], embedder_of: EmbedderOf) -> list[Pair]:
-    """The candidates graded by the pair model, oriented, those below `min_stored_grade`
-    counted by grade and dropped."""
+    """The candidates graded by the pair model (each counted by grade), those below
+    `min_stored_grade` dropped, then those whose sentence cosine (the language's embedder)
+    is below `min_semantic_similarity`; the rest oriented."""
     model = FeaturePairModel(load_pair_model(params.pair_model), embedder_of)
     gradings = model.grade(kept)
     pairs: list[Pair] = []
@@ -76,6 +77,9 @@ def graded_pairs(run_id: int, kept: list[Candidate], params: AlignParams,
         counts[f"grade_{grading.grade}"] += 1
         if grading.grade < params.min_stored_grade:
             counts["below_grade"] += 1
+            continue
+        if features["cosine"] < params.min_semantic_similarity:
+            counts["semantic"] += 1
             continue
         pairs.append(graded_pair(run_id, candidate, grading, features))
     return pairs

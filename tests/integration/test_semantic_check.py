@@ -20,9 +20,8 @@ def test_paraphrases_are_closer_than_unrelated_sentences_across_languages():
     assert other < 0.4
 
 
-# The pair scorer and the filters after the semantic check keep every pair.
-SCORER_OFF = {"min_probability": 0.0, "max_quote_share": 1.0, "max_novel_share": 1.0,
-              "max_added_words": 1000, "drop_mismatches": False}
+# Every graded pair reaches the semantic check.
+SCORER_OFF = {"min_stored_grade": 0}
 
 
 def test_a_strict_semantic_threshold_removes_pairs_and_counts_them(tmp_path):

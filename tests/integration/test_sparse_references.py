@@ -15,10 +15,10 @@ from parawire.textnorm import content_hash
 RICHER = ("Carlton Dotson was charged in Waco on Monday with the murder of his former teammate "
           "Patrick Dennehy, police said.")
 SPARSER = "Police have charged Dotson with the murder of his teammate Dennehy."
-# The paper's gate, where the rule matters; the pair scorer and the filter of partial pairs
-# (the richer side adds a place, a day and a first name) are not under test: they keep it.
+# The paper's gate, where the rule matters; the pair model's grade floor is not under test:
+# every graded pair is stored.
 PAPER_GATE = {"min_cn": 3, "min_pn": 3, "alpha": 0.7, "beta": 0.7}
-SCORER_OFF = {"min_probability": 0.0, "max_added_words": 100}
+SCORER_OFF = {"min_stored_grade": 0}
 
 
 def _run(tmp_path, **align):
