@@ -98,14 +98,15 @@ class ExportScope(Scope):
         flag="--one-target-per-input/--all-targets")
     flipped: bool | None = option(None, "Add each pair reversed as well [default: export.flipped].",
                                   flag="--flipped/--no-flipped")
-    min_grade: int | None = option(None, "Lowest grade exported [default: export.min_grade].")
+    min_grade: int | None = option(None, "Lowest grade exported [default: export.min_grade].",
+                                    ge=0, le=5)
     directional: bool | None = option(
         None, "Grade-3 pairs only with the covering side as input, never flipped "
         "[default: export.directional].", flag="--directional/--no-directional")
     min_divergence: float | None = option(
-        None, "Lowest lexical divergence, 1 - BLEU [default: export.min_divergence].")
+        None, "Lowest lexical divergence, 1 - BLEU [default: export.min_divergence].", ge=0, le=1)
     max_divergence: float | None = option(
-        None, "Highest lexical divergence [default: export.max_divergence].")
+        None, "Highest lexical divergence [default: export.max_divergence].", ge=0, le=1)
     quote_pairs: bool | None = option(
         None, "Keep quote-derived pairs [default: export.quote_pairs].",
         flag="--quote-pairs/--no-quote-pairs")
