@@ -12,16 +12,19 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fastapi.testclient import TestClient
 
 from parawire.config import load_settings
 from parawire.crawler.loopback import Page, serve_pages
 from parawire.crawler.retry import retry_wait
+from parawire.dashboard import create_app
 from parawire.dashboard.health import metrics_text
 from parawire.records import Reach
 from parawire.roof.cli import main
 from parawire.roof.status import status_report
 from parawire.store import store_of
 from tests.integration.test_crawl_bad_input import article
+from tests.integration.test_dashboard_api import LOCAL, TOKEN
 
 TODAY = datetime.now(UTC).date()
 RETRIES, BACKOFF = 1, 0.2
@@ -191,3 +194,16 @@ def test_status_lists_each_outlet_with_its_last_success_failed_days_and_error(cr
     assert "failed  last success never, failed days 1, last error" in lines["nowhere"]
     assert "could not be resolved (2 tries)" in lines["nowhere"]
     assert lines["steady"].split()[1] == "ok" and "failed days 0" in lines["steady"]
+
+
+def test_the_dashboard_shows_each_outlet_on_its_crawl_page_and_api(crawls):
+    settings = load_settings(data_dir=crawls.folder / "data")
+    client = TestClient(create_app(settings, token=TOKEN, store=crawls.store), base_url=LOCAL)
+    outlets = {o["outlet"]: o for o in client.get("/api/outlets").json()}
+    assert outlets["nowhere"]["state"] == "failed" and outlets["nowhere"]["failed_days"] == 1
+    assert outlets["nowhere"]["last_success"] is None
+    assert "could not be resolved" in outlets["nowhere"]["last_error"]
+    assert outlets["moved"]["state"] == "partial" and outlets["moved"]["last_success"]
+    page = client.get("/crawl").text
+    assert '<tr class="status-failed" data-outlet="nowhere">' in page
+    assert "host news.parawire.invalid could not be resolved (2 tries)" in page
