@@ -207,3 +207,15 @@ def test_the_dashboard_shows_each_outlet_on_its_crawl_page_and_api(crawls):
     page = client.get("/crawl").text
     assert '<tr class="status-failed" data-outlet="nowhere">' in page
     assert "host news.parawire.invalid could not be resolved (2 tries)" in page
+
+
+def test_a_pipeline_whose_crawl_reaches_no_outlet_stops_there_with_exit_code_3(crawls):
+    path = crawls.folder / "pipeline.toml"
+    path.write_text(outlet("refusing", [f"http://127.0.0.1:{closed_port()}/feed.xml"]))
+    result = CliRunner().invoke(main, [
+        "--config", str(crawls.folder / "parawire.toml"), "pipeline", "--sources", str(path),
+        "--since", TODAY.isoformat(), "--until", TODAY.isoformat()], env=crawls.env)
+    assert result.exit_code == 3, result.output
+    report = json.loads(result.stdout)
+    assert list(report) == ["crawl"] and report["crawl"]["status"] == "failed"
+    assert "the crawl reached no outlet" in result.stderr
