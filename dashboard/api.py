@@ -14,7 +14,7 @@ from parawire.dashboard.overview import Breakdown
 from parawire.dashboard.pair_search import PairFilters, search_pairs
 from parawire.dashboard.precision import Precision
 from parawire.dashboard.review import MAX_SAMPLE
-from parawire.dashboard.runs import RunView, utc
+from parawire.dashboard.runs import OutletView, RunView, utc
 from parawire.dashboard.security import require_token
 from parawire.dashboard.state import DashboardState, state_of
 from parawire.records import Article as StoredArticle
@@ -161,6 +161,13 @@ def get_overview(state: State) -> dict[str, Any]:
 def get_crawl_runs(state: State, limit: RunLimit = 20) -> list[RunView]:
     """The latest crawl runs with their counts, error counts apart."""
     return runs.crawl_runs(state.store, limit)
+
+
+@router.get("/outlets", response_model=list[OutletView])
+def get_outlets(state: State) -> list[OutletView]:
+    """Each outlet as its latest crawl left it: verdict, last success, failed days, last
+    error (an outlet whose crawls failed on two days running has `failed_days` 2)."""
+    return runs.outlets(state.store)
 
 
 @router.get("/alignment-runs", response_model=list[RunView])

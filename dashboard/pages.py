@@ -61,8 +61,10 @@ def overview_page(request: Request, state: State) -> HTMLResponse:
 
 @router.get("/crawl", response_class=HTMLResponse)
 def crawl_page(request: Request, state: State) -> HTMLResponse:
-    """Crawl runs with counts and errors by type, and the index statistics."""
+    """Each outlet's health, crawl runs with counts and errors by type, and the index
+    statistics."""
     return _page(request, "crawl.html", runs=runs.crawl_runs(state.store, RUNS_SHOWN),
+                 outlets=runs.outlets(state.store),
                  index=runs.index_stats(state.settings,
                                         state.overview.get()["totals"]["sentences"]))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from parawire.config import Settings
 from parawire.errors import ParawireError
 from parawire.indexer import open_index
-from parawire.records import Run
+from parawire.records import OutletHealth, Run
 from parawire.store import open_store
 
 
@@ -35,6 +35,8 @@ def status_report(settings: Settings) -> str:
                   else f"{run.parameters.get('since')}..{run.parameters.get('until')}")
         shown = ", ".join(f"{k} {v}" for k, v in sorted(run.counts.items()))
         lines.append(f"  #{run.id} {_state(run)} {window} {run.started_at:%Y-%m-%d %H:%M} {shown}")
+    lines.append("outlets (as their latest crawl left them):")
+    lines.extend(outlet_lines(store.outlet_health()) or ["  none crawled yet"])
     lines.append("alignment runs:")
     for run in store.alignment_runs(limit=5):
         shown = ", ".join(f"{k} {v}" for k, v in sorted(run.counts.items())
@@ -43,6 +45,20 @@ def status_report(settings: Settings) -> str:
         selected = run.counts.get("references_selected", done)
         lines.append(f"  #{run.id} {_state(run)} references done {done} of {selected}; {shown}")
     return "\n".join(lines)
+
+
+def outlet_lines(outlets: dict[str, OutletHealth]) -> list[str]:
+    """One line per outlet: its latest verdict, last success, failed days and last error."""
+    width = max((len(name) for name in outlets), default=0)
+    lines = []
+    for name, health in outlets.items():
+        success = f"{health.last_success:%Y-%m-%d %H:%M}" if health.last_success else "never"
+        line = (f"  {name:<{width}} {health.state:<7} last success {success}, "
+                f"failed days {health.failed_days}")
+        if health.last_error_at is not None:
+            line += f", last error {health.last_error_at:%Y-%m-%d %H:%M}: {health.last_error}"
+        lines.append(line)
+    return lines
 
 
 def _state(run: Run) -> str:

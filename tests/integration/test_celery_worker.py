@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from datetime import date
 
 import pytest
 
@@ -131,3 +132,38 @@ def test_a_part_that_fails_on_a_worker_ends_the_wait_in_one_line(tmp_path, monke
             stop_worker(worker)
     run_id = int(failed.value.args[0].split()[2])
     assert store_of(settings).alignment_run(run_id).status == "failed"
+
+
+@pytest.mark.timeout(300)
+def test_a_daily_job_that_reaches_no_outlet_fails_on_the_worker(tmp_path, monkeypatch,
+                                                                redis_url):
+    """On a worker, as beat would start it: the daily job's result is a failure naming the
+    outlet, the command exits 3's way, and the next job runs as the first did."""
+    from parawire.errors import NoOutletReached
+    from parawire.roof.pipeline import Pipeline
+    from parawire.roof.tasks import DAILY_TASK, create_app
+    from tests.integration.test_crawl_dark_outlets import closed_port, outlet
+
+    sources = tmp_path / "sources.toml"
+    sources.write_text(outlet("refusing", [f"http://127.0.0.1:{closed_port()}/feed.xml"]))
+    monkeypatch.setenv("PARAWIRE_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("PARAWIRE_BROKER__URL", redis_url + "/3")
+    monkeypatch.setenv("PARAWIRE_CRAWL__SOURCES", str(sources))
+    monkeypatch.setenv("PARAWIRE_CRAWL__OBEY_ROBOTS", "false")
+    monkeypatch.setenv("PARAWIRE_CRAWL__RETRY_TIMES", "0")
+    settings = load_settings()
+    with open(tmp_path / "worker.log", "w") as log:
+        worker = start_worker(dict(os.environ), log)
+        try:
+            result = create_app(settings).tasks[DAILY_TASK].delay("2026-11-24")
+            result.get(timeout=120, propagate=False)
+            report = Pipeline(settings).daily(date(2026, 11, 24))
+        finally:
+            stop_worker(worker)
+    output = (tmp_path / "worker.log").read_text()
+    assert result.state == "FAILURE", output
+    assert isinstance(result.result, NoOutletReached), repr(result.result)
+    assert "refusing: 127.0.0.1:" in str(result.result)
+    assert [run["status"] for run in report["crawl"]] == ["failed"] and report["align"] is None
+    assert store_of(settings).outlet_health()["refusing"].failed_days == 1
+    assert store_of(settings).alignment_runs() == []
