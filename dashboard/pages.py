@@ -53,10 +53,13 @@ def plotly_js() -> FileResponse:
 
 
 @router.get("/", response_class=HTMLResponse)
-def overview_page(request: Request, state: State) -> HTMLResponse:
-    """Volume charts per day, outlet, topic and language."""
-    return _page(request, "overview.html", data=state.overview.get(), dimensions=DIMENSIONS,
-                 metrics=METRICS)
+def overview_page(state: State) -> HTMLResponse:
+    """Volume charts per day, outlet, topic and language (rendered once per count)."""
+    def render(overview: dict[str, Any]) -> bytes:
+        return templates.get_template("overview.html").render(
+            data=overview, dimensions=DIMENSIONS, metrics=METRICS).encode()
+
+    return HTMLResponse(state.overview.rendered("page", render))
 
 
 @router.get("/crawl", response_class=HTMLResponse)
