@@ -1,6 +1,6 @@
 """What the dashboard's requests cost the store, on SQLite and PostgreSQL: round trips of a
 review sample, the indexes the overview's counts read, a precision counted in the database,
-and an overview serialised and counted no more often than it changes. (Timings are measured
+and an overview (and the crawl page) rendered and counted no more often than it changes. (Timings are measured
 in bench/dashboard_latency.py, never here.)"""
 
 from __future__ import annotations
@@ -11,7 +11,10 @@ from contextlib import contextmanager
 
 import pytest
 import sqlalchemy as sa
+from fastapi.testclient import TestClient
 
+from parawire.config import load_settings
+from parawire.dashboard import create_app, pages
 from parawire.dashboard import overview as overview_module
 from parawire.dashboard.overview import OverviewCache
 from parawire.records import Pair
@@ -143,3 +146,18 @@ def test_one_fingerprint_query_at_a_time(store):
         reader.join(10)
     assert result and not reader.is_alive()
     assert sent == [] and cache._checked == last
+
+
+def test_the_crawl_page_is_rendered_again_only_when_its_runs_change(store, tmp_path):
+    settings = load_settings(data_dir=tmp_path / "data")
+    client = TestClient(create_app(settings, token="t", store=store), base_url="http://localhost")
+    first = store.start_crawl_run({"since": "2026-03-01", "until": "2026-03-02"})
+    store.finish_crawl_run(first, {"stored": 3})
+    page = client.get("/crawl").text
+    assert f'data-run-id="{first}"' in page
+    kept = pages._RENDERED["crawl"]
+    assert client.get("/crawl").text == page and pages._RENDERED["crawl"] is kept
+    second = store.start_crawl_run({"since": "2026-03-03", "until": "2026-03-04"})
+    store.finish_crawl_run(second, {"stored": 5, "errors/http": 1})
+    page = client.get("/crawl").text
+    assert f'data-run-id="{second}"' in page and f'data-run-id="{first}"' in page
