@@ -17,10 +17,13 @@ DRAWS_PER_QUERY = 150  # seeks per SELECT (one column each: well under SQLite's 
 
 
 def _unlabeled(run_id: Any) -> sa.Select:
-    """The ids of the run's pairs without a label (an anti-join on review_labels.pair_id)."""
+    """The ids of the run's pairs without a label: an anti-join on review_labels.pair_id.
+    The IS NULL test is on the join's own column, so PostgreSQL plans it as an anti-join;
+    on `review_labels.id` it kept a left join, estimated one row left after it, and sorted
+    every pair from the seek's start on instead of stopping at the first."""
     pairs, labels = schema.pairs, schema.review_labels
     return (sa.select(pairs.c.id).outerjoin(labels, labels.c.pair_id == pairs.c.id)
-            .where(pairs.c.run_id == run_id, labels.c.id.is_(None)))
+            .where(pairs.c.run_id == run_id, labels.c.pair_id.is_(None)))
 
 
 @functools.lru_cache(maxsize=16)
@@ -31,7 +34,8 @@ def _draws(count: int) -> sa.Select:
     pairs = schema.pairs
     return sa.select(*(
         _unlabeled(sa.bindparam("run_id")).where(pairs.c.id >= sa.bindparam(f"start_{k}"))
-        .order_by(pairs.c.id).limit(1).scalar_subquery() for k in range(count)))
+        .order_by(pairs.c.id).limit(sa.literal_column("1")).scalar_subquery()
+        for k in range(count)))
 
 
 class ReviewQueries(StoreBase):

@@ -19,6 +19,7 @@ from parawire.dashboard import overview as overview_module
 from parawire.dashboard.overview import OverviewCache
 from parawire.records import Pair
 from parawire.store import Store, schema
+from parawire.store import review as review_module
 from parawire.store.overview import _volume_queries
 from tests.factories import make_sentence, store_annotated_article
 from tests.integration import test_store_contract
@@ -66,6 +67,32 @@ def test_a_review_sample_is_two_queries_and_sorts_nothing_at_random(store):
     assert not any("random" in statement.lower() for statement in sent)
     assert len(sample) == len(set(sample)) and 1 <= len(sample) <= 10
     assert set(sample) <= set(pair_ids[10:])  # unlabeled pairs of the run only
+
+
+def test_each_review_seek_stops_at_the_first_unlabeled_pair(store):
+    """The seeks' plan: an index range scan of the run's pairs from the start, anti-joined
+    to the labels, cut at the first row. The old `review_labels.id IS NULL` kept a left
+    join on PostgreSQL, estimated one row after it, and sorted every pair from the start
+    on (36 ms for three seeks at 20k pairs; 0.3 ms now)."""
+    run, pair_ids = _run_with_pairs(store, 20)
+    for pair_id in pair_ids[:5]:
+        store.label_pair(run, pair_id, True)
+    seeks = review_module._draws(2).params(run_id=run, start_0=pair_ids[0],
+                                           start_1=pair_ids[10])
+    compiled = str(seeks.compile(dialect=store.engine.dialect,
+                                 compile_kwargs={"literal_binds": True}))
+    with store.engine.connect() as conn:
+        if store.engine.dialect.name == "sqlite":
+            plan = "\n".join(str(row[-1]) for row in
+                             conn.exec_driver_sql("EXPLAIN QUERY PLAN " + compiled))
+            assert "SEARCH pairs USING COVERING INDEX ix_pairs_run_id_id" in plan, plan
+            assert "SCAN pairs" not in plan and "TEMP B-TREE" not in plan, plan
+        else:
+            conn.exec_driver_sql("SET enable_seqscan = off")  # as on a large store
+            plan = "\n".join(row[0] for row in conn.exec_driver_sql("EXPLAIN " + compiled))
+            assert plan.count("Anti Join") == 2, plan
+            assert "Sort" not in plan, plan
+        assert list(conn.execute(seeks).one()) == [pair_ids[5], pair_ids[10]]
 
 
 def test_a_mostly_labeled_run_still_gives_its_last_unlabeled_pairs(store):
