@@ -14,7 +14,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from parawire.config import Settings
 from parawire.errors import ParawireError
 from parawire.indexer import open_index
-from parawire.records import Reach
+from parawire.records import Reach, Run
 from parawire.store import Store
 
 RUNS_SEEN = 50  # /metrics reports on the latest crawl and alignment runs
@@ -25,8 +25,7 @@ def health(settings: Settings, store: Store) -> tuple[bool, dict[str, Any]]:
     """Whether the store and the index answer, each with its one-line reason when not."""
     checks: dict[str, dict[str, Any]] = {}
     try:
-        store.alignment_runs(limit=1)  # a read of the store, as cheap as one can be
-        store.crawl_runs(limit=1)
+        store.alignment_runs(limit=1)  # one read of the store, as cheap as one can be
         checks["store"] = {"ok": True}
     except Exception as exc:
         checks["store"] = {"ok": False, "error": _line(exc)}
@@ -61,7 +60,8 @@ class StoreCollector:
         errors = GaugeMetricFamily("parawire_crawl_errors", "Errors of the latest crawl runs, by reason.",
                                    labels=["reason"])
         totals: dict[str, int] = {}
-        for run in self.store.crawl_runs(limit=RUNS_SEEN):
+        crawls = self.store.crawl_runs(limit=RUNS_SEEN)
+        for run in crawls:
             for key, value in run.counts.items():
                 totals[key] = totals.get(key, 0) + int(value)
         for key, value in sorted(totals.items()):
@@ -72,7 +72,7 @@ class StoreCollector:
         yield fetched
         yield errors
         yield from self._outlets()
-        yield self._durations()
+        yield self._durations(crawls)
 
     def _outlets(self) -> Iterator[Metric]:
         """Each outlet's health (alert on `parawire_outlet_failed_days >= 2`: an outlet that
@@ -101,11 +101,11 @@ class StoreCollector:
             failures.add_metric([error], count)
         yield from (up, partial, days, success, failures)
 
-    def _durations(self) -> Metric:
+    def _durations(self, crawls: list[Run]) -> Metric:
         durations = GaugeMetricFamily("parawire_run_duration_seconds",
                                       "Duration of the latest finished runs.",
                                       labels=["kind", "run", "status"])
-        for kind, found in (("crawl", self.store.crawl_runs(limit=RUNS_SEEN)),
+        for kind, found in (("crawl", crawls),
                             ("alignment", self.store.alignment_runs(limit=RUNS_SEEN))):
             for run in found:
                 if run.started_at and run.finished_at:

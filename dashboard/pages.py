@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Any
@@ -32,11 +33,24 @@ templates = Jinja2Templates(env=jinja2.Environment(
 templates.env.filters["safe_link"] = runs.safe_link
 templates.env.globals["diff_sides"] = diff_sides
 State = Annotated[DashboardState, Depends(state_of)]
+_RENDERED: dict[str, tuple[str, bytes]] = {}  # page -> (content, page), the last rendered
 router = APIRouter(include_in_schema=False)
 
 
 def _page(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
     return templates.TemplateResponse(request, name, context, status_code=status_code)
+
+
+def _memoised(page: str, content: str, render: Callable[[], str]) -> bytes:
+    """`render()` of a page, rendered again only when its `content` (the repr of what it
+    shows) changed since the last time: fifty runs' counts take longer to render than to
+    read."""
+    kept = _RENDERED.get(page)
+    if kept is not None and kept[0] == content:
+        return kept[1]
+    body = render().encode()
+    _RENDERED[page] = (content, body)
+    return body
 
 
 def _id(value: int, what: str) -> int:
@@ -53,20 +67,24 @@ def plotly_js() -> FileResponse:
 
 
 @router.get("/", response_class=HTMLResponse)
-def overview_page(request: Request, state: State) -> HTMLResponse:
-    """Volume charts per day, outlet, topic and language."""
-    return _page(request, "overview.html", data=state.overview.get(), dimensions=DIMENSIONS,
-                 metrics=METRICS)
+def overview_page(state: State) -> HTMLResponse:
+    """Volume charts per day, outlet, topic and language (rendered once per count)."""
+    def render(overview: dict[str, Any]) -> bytes:
+        return templates.get_template("overview.html").render(
+            data=overview, dimensions=DIMENSIONS, metrics=METRICS).encode()
+
+    return HTMLResponse(state.overview.rendered("page", render))
 
 
 @router.get("/crawl", response_class=HTMLResponse)
-def crawl_page(request: Request, state: State) -> HTMLResponse:
+def crawl_page(state: State) -> HTMLResponse:
     """Each outlet's health, crawl runs with counts and errors by type, and the index
     statistics."""
-    return _page(request, "crawl.html", runs=runs.crawl_runs(state.store, RUNS_SHOWN),
-                 outlets=runs.outlets(state.store),
-                 index=runs.index_stats(state.settings,
-                                        state.overview.get()["totals"]["sentences"]))
+    shown = runs.crawl_runs(state.store, RUNS_SHOWN)
+    outlets = runs.outlets(state.store)
+    index = runs.index_stats(state.settings, state.overview.get()["totals"]["sentences"])
+    return HTMLResponse(_memoised("crawl", repr((shown, outlets, index)), lambda: templates.get_template(
+        "crawl.html").render(runs=shown, outlets=outlets, index=index)))
 
 
 @router.get("/runs", response_class=HTMLResponse)
