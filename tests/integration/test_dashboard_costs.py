@@ -22,9 +22,6 @@ from parawire.store import Store, schema
 from parawire.store import review as review_module
 from parawire.store.overview import _volume_queries
 from tests.factories import make_sentence, store_annotated_article
-from tests.integration import test_store_contract
-
-store = test_store_contract.store  # the same SQLite / PostgreSQL store fixture
 
 
 @contextmanager
