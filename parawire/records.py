@@ -188,6 +188,19 @@ class Story:
     id: int | None = None
 
 
+class StoryInput(NamedTuple):
+    """What the stories stage reads of an article: its outlet, language, day (or the day it
+    was crawled), title and the start of its text."""
+
+    id: int
+    source: str
+    language: str
+    published: date | None
+    crawled_day: date
+    title: str
+    lead: str
+
+
 @dataclass(slots=True)
 class Pair:
     """An (input, target) paraphrase pair found by a run."""

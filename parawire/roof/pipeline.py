@@ -159,7 +159,7 @@ class Pipeline:
                 result, sent, stall = outcome.apply_async(), now, 2 * stall
 
     def run_all(self, scopes: dict[str, Scope | dict[str, Any]]) -> dict[str, Counts]:
-        """crawl → annotate → index → align → export, each with its scope (export takes the
+        """crawl → annotate → index → stories → align → export, each with its scope (export takes the
         alignment's run); returns each stage's counts."""
         report: dict[str, Counts] = {}
         for name in PIPELINE:
@@ -170,7 +170,7 @@ class Pipeline:
         return report
 
     def daily(self, day: date) -> dict[str, Any]:
-        """The daily job for `day` (crawl per outlet → annotate → index → align), as tasks;
+        """The daily job for `day` (crawl per outlet → annotate → index → stories → align), as tasks;
         returns the crawl runs it made and the alignment's counts."""
         outlets = len(load_sources(sources_path(self.settings)).outlets)
         store = store_of(self.settings)

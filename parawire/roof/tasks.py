@@ -110,13 +110,14 @@ def _replace(task: Any, workflow: Signature) -> Any:
 
 def daily_workflow(app: Celery, settings: Settings, day: date) -> Signature:
     """The daily crawl of `day` and the day before: one crawl task per outlet of the
-    sources file, then annotate → index → align for those dates."""
+    sources file, then annotate → index → stories → align for those dates."""
     path = sources_path(settings)
     since, until = day - timedelta(days=1), day
     crawls = [app.tasks["parawire.crawl"].si(CrawlScope(
         since=since, until=until, sources=str(path), outlets=[outlet.name]).to_json())
         for outlet in load_sources(path).outlets]
     after = [app.tasks["parawire.annotate"].si({}), app.tasks["parawire.index"].si({}),
+             app.tasks["parawire.stories"].si({}),
              app.tasks["parawire.align"].si(AlignScope(since=since, until=until).to_json())]
     return chord(crawls, chain(*after, app=app), app=app)
 
