@@ -41,7 +41,11 @@ def stories(settings: Settings, scope: StoriesScope) -> Counts:
     if scope.redo:
         after = _partition(store, before)
         counts["articles_moved"] = sum(1 for a in before if before[a] != after.get(a))
-    return {"articles_grouped": 0, **counts}
+    if not pending:
+        return {"articles_grouped": 0, **counts,
+                "note": "nothing to group: every article of the window is in a story already"
+                if not counts else "nothing to group: no dated article of a known language"}
+    return dict(counts)
 
 
 def _pending(store: Store, settings: Settings, config: StoriesConfig, language: str | None,
