@@ -43,8 +43,8 @@ def stories(settings: Settings, scope: StoriesScope) -> Counts:
         counts["articles_moved"] = sum(1 for a in before if before[a] != after.get(a))
     if not pending:
         return {"articles_grouped": 0, **counts,
-                "note": "nothing to group: every article of the window is in a story already"
-                if not counts else "nothing to group: no dated article of a known language"}
+                "note": "nothing to group: no dated article of a language with a pipeline is "
+                        "outside a story in this window"}
     return dict(counts)
 
 

@@ -10,7 +10,7 @@ from datetime import date
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from parawire.records import Story, StoryInput
+from parawire.records import Story, StoryDay, StoryInput
 from parawire.store import schema
 from parawire.store.base import StoreBase
 
@@ -118,6 +118,29 @@ class StoryQueries(StoreBase):
                     by_story[row.story_id].append((row.id, row.source))
         return {sid: (story, [other for other, source in by_story[story] if source != outlet])
                 for sid, (story, outlet) in story_of.items()}
+
+    def story_days(self, limit: int = 60) -> list[StoryDay]:
+        """Per day on which stories opened (newest first, `limit` days): the stories, those
+        told by two or more outlets, and their articles."""
+        table = schema.stories
+        with self.engine.connect() as conn:
+            days = [row.first_day for row in conn.execute(
+                sa.select(table.c.first_day).where(table.c.first_day.is_not(None)).distinct()
+                .order_by(table.c.first_day.desc()).limit(limit))]
+            rows = conn.execute(sa.select(table.c.first_day, table.c.outlets,
+                                          table.c.article_count)
+                                .where(table.c.first_day.in_(days))).all() if days else []
+        found = {day: [0, 0, 0] for day in days}
+        for row in rows:
+            counts = found[row.first_day]
+            counts[0] += 1
+            counts[1] += len(row.outlets) >= 2
+            counts[2] += row.article_count
+        return [StoryDay(day, *found[day]) for day in days]
+
+    def stories_opened_on(self, day: date) -> list[Story]:
+        """The stories whose first day is `day`, in id order."""
+        return self._stories([schema.stories.c.first_day == day])
 
     def articles_without_story(self, lead_chars: int) -> list[StoryInput]:
         """Every article in no story (in id order), with the first `lead_chars` characters
