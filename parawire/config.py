@@ -205,7 +205,7 @@ class StoriesConfig(_Section):
     window_days: int = Field(2, ge=0)
     # Mean TF-IDF cosine (title and lead) an article needs with a story's articles to join
     # it (tuned on NeuS train, bench/stories_quality.py).
-    threshold: float = Field(0.2, gt=0, le=1)
+    threshold: float = Field(0.18, gt=0, le=1)
     lead_words: int = Field(60, ge=0)
     # Articles without a publication day: "skip" (counted) or "crawl_day" (the day they
     # were crawled or ingested).
