@@ -7,11 +7,13 @@ process; not timed). The measured process then reads every article as the stage 
 (id, outlet, language, day, title and the start of the text: the plain pass), and runs the
 stories stage over a copy of that store: every dated article grouped, day by day, online
 ([stories] defaults; undated articles skipped and counted). Reports both times, their
-ratio, the stage's counts and the process's peak RSS.
+ratio, the same in CPU seconds of the process (the machine is shared: wall time depends on
+the load, also reported), the stage's counts and the process's peak RSS.
 """
 
 from __future__ import annotations
 
+import os
 import resource
 import shutil
 import subprocess
@@ -50,17 +52,19 @@ def main() -> None:
     shutil.copy(CACHE / "parawire.db", data / "parawire.db")
     settings = load_settings(data_dir=data)
     store = store_of(settings)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     articles = store.articles_without_story(settings.stories.lead_words * CHARS_PER_WORD)
-    read = time.perf_counter() - started
-    started = time.perf_counter()
+    read, read_cpu = time.perf_counter() - started, time.process_time() - cpu
+    started, cpu = time.perf_counter(), time.process_time()
     counts = run_stage(settings, "stories")
-    grouped = time.perf_counter() - started
+    grouped, grouped_cpu = time.perf_counter() - started, time.process_time() - cpu
     stories = store.story_counts()
     shutil.rmtree(data)
     report("stories_speed", {
         "articles": len(articles), "read_seconds": round(read, 2),
         "stories_seconds": round(grouped, 2), "ratio_to_read": round(grouped / read, 1),
+        "read_cpu_seconds": round(read_cpu, 2), "stories_cpu_seconds": round(grouped_cpu, 2),
+        "cpu_ratio_to_read": round(grouped_cpu / read_cpu, 1), "load_average": os.getloadavg(),
         "stage_counts": counts, "stories": stories,
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
     })
