@@ -32,7 +32,7 @@ def test_beat_runs_the_daily_task_at_the_configured_time(monkeypatch, tmp_path):
     assert app.conf.timezone == "UTC"
 
 
-def test_daily_workflow_crawls_each_outlet_then_annotates_indexes_and_aligns(tmp_path):
+def test_daily_workflow_crawls_each_outlet_then_annotates_indexes_groups_and_aligns(tmp_path):
     sources = tmp_path / "sources.toml"
     sources.write_text(SOURCES)
     settings = load_settings(data_dir=tmp_path)
@@ -44,6 +44,7 @@ def test_daily_workflow_crawls_each_outlet_then_annotates_indexes_and_aligns(tmp
         ({"since": "2026-03-08", "until": "2026-03-09", "sources": str(sources),
           "outlets": [name], "topics": [], "all_topics": False},)
         for name in ("alpha", "beta")]
-    assert [s.task for s in steps] == ["parawire.annotate", "parawire.index", "parawire.align"]
+    assert [s.task for s in steps] == ["parawire.annotate", "parawire.index", "parawire.stories",
+                                       "parawire.align"]
     assert steps[-1].args == ({"since": "2026-03-08", "until": "2026-03-09", "language": None,
                                "topic": None},)
