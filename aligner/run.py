@@ -48,7 +48,8 @@ def align_batch(store: Store, index: SentenceIndex, run_id: int, params: AlignPa
     """Search every reference of a batch, store its pairs, mark it done; returns counts."""
     counts: Counter[str] = Counter()
     references = store.sentences_by_id(reference_ids)
-    context = SearchContext(store, index, params, counts)
+    partners = store.story_partners(reference_ids) if params.within == "story" else None
+    context = SearchContext(store, index, params, counts, partners)
     found = CANDIDATE_SOURCES["hcsss"].candidates(
         [references[ref] for ref in reference_ids if ref in references], context)
     syndicated = store.syndicated_articles(

@@ -140,9 +140,8 @@ def _pipelines(settings: Settings) -> dict[str, str]:
     """The NLP pipeline configured for each language that [nlp] names."""
     nlp = settings.nlp
     named = {"spacy": nlp.models, "stanza": nlp.stanza_packages}
-    languages = sorted(set(nlp.models) | set(nlp.stanza_packages) | set(nlp.backends))
     return {lang: f"{nlp.backend_for(lang)} {named[nlp.backend_for(lang)].get(lang, 'default')}"
-            for lang in languages}
+            for lang in nlp.languages}
 
 
 EXPORT = Stage(name="export", summary="Write a run's pairs as train/valid/test files with a datasheet.",

@@ -18,7 +18,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from parawire.config import Settings
-from parawire.dashboard import api, pages
+from parawire.dashboard import api, pages, stories
 from parawire.dashboard.guards import (
     ControlGuard,
     HostGuard,
@@ -94,6 +94,7 @@ def create_app(settings: Settings, token: str | None = None, store: Store | None
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(DBAPIError, store_unavailable)
     app.include_router(api.router)
+    app.include_router(stories.router)
     app.include_router(api.service_router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

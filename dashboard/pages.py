@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Any
@@ -14,7 +15,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 
-from parawire.dashboard import review, runs
+from parawire.dashboard import review, runs, stories
 from parawire.dashboard.api import MAX_ID, existing_run
 from parawire.dashboard.overview import DIMENSIONS, METRICS
 from parawire.dashboard.pair_search import PairFilters, search_pairs
@@ -106,6 +107,21 @@ def pairs_page(request: Request, state: State) -> HTMLResponse:
     if next_before is not None:
         next_query = {**given, "before": str(next_before)}
     return _page(request, "pairs.html", filters=filters, pairs=found, next_query=next_query)
+
+
+@router.get("/stories", response_class=HTMLResponse)
+def stories_page(request: Request, state: State, day: date | None = None) -> HTMLResponse:
+    """Stories per day, and the stories that opened on one day (the latest by default)."""
+    days = state.store.story_days()
+    shown = day or (days[0].day if days else None)
+    opened = state.store.stories_opened_on(shown) if shown else []
+    return _page(request, "stories.html", days=days, day=shown, stories=opened)
+
+
+@router.get("/stories/{story_id}", response_class=HTMLResponse)
+def story_page(request: Request, state: State, story_id: int) -> HTMLResponse:
+    """A story's articles by outlet, side by side, and the pairs found between them."""
+    return _page(request, "story.html", detail=stories.story_detail(state.store, story_id))
 
 
 @router.get("/articles/{article_id}", response_class=HTMLResponse)

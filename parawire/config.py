@@ -154,6 +154,11 @@ class NlpConfig(_Section):
     pmi_threshold: float = Field(0.5, gt=0, le=1)
     training: PipelineTrainingConfig = PipelineTrainingConfig()
 
+    @property
+    def languages(self) -> list[str]:
+        """The languages that have a pipeline configured."""
+        return sorted(set(self.models) | set(self.stanza_packages) | set(self.backends))
+
     def backend_for(self, language: str) -> str:
         """The backend that annotates one language."""
         return self.backends.get(language, self.backend)
@@ -200,6 +205,22 @@ class AlignCriteria(_Section):
     max_novel_share: float = Field(0.6, ge=0, le=1)
     max_added_words: int = Field(2, ge=0)
     drop_mismatches: bool = True
+    # Where a reference's candidates come from: the other outlets' articles of its story, or
+    # the whole date window (the paper's search).
+    within: Literal["story", "window"] = "story"
+
+
+class StoriesConfig(_Section):
+    """[stories]: how articles are grouped into stories."""
+
+    window_days: int = Field(2, ge=0)
+    # Mean TF-IDF cosine (title and lead) an article needs with a story's articles to join
+    # it (tuned on NeuS train, bench/stories_quality.py).
+    threshold: float = Field(0.18, gt=0, le=1)
+    lead_words: int = Field(60, ge=0)
+    # Articles without a publication day: "skip" (counted) or "crawl_day" (the day they
+    # were crawled or ingested).
+    undated: Literal["skip", "crawl_day"] = "skip"
 
 
 class AlignConfig(AlignCriteria):
@@ -357,6 +378,7 @@ class Settings(BaseSettings):
     ingest: IngestConfig = IngestConfig()
     nlp: NlpConfig = NlpConfig()
     vectors: VectorsConfig = VectorsConfig()
+    stories: StoriesConfig = StoriesConfig()
     align: AlignConfig = AlignConfig()
     export: ExportConfig = ExportConfig()
     serve: ServeConfig = ServeConfig()

@@ -233,6 +233,29 @@ class Story:
     id: int | None = None
 
 
+class StoryDay(NamedTuple):
+    """The stories that opened on one day: how many, how many several outlets told, and
+    their articles."""
+
+    day: date
+    stories: int
+    multi_outlet: int
+    articles: int
+
+
+class StoryInput(NamedTuple):
+    """What the stories stage reads of an article: its outlet, language, day (or the day it
+    was crawled), title and the start of its text."""
+
+    id: int
+    source: str
+    language: str
+    published: date | None
+    crawled_day: date
+    title: str
+    lead: str
+
+
 @dataclass(slots=True)
 class Pair:
     """An (input, target) paraphrase pair found by a run."""
@@ -301,6 +324,7 @@ class PairQuery:
     max_score: float | None = None
     min_probability: float | None = None
     run: int | None = None
+    story: int | None = None
     before: int | None = None
     limit: int = 20
 
@@ -332,3 +356,5 @@ class PairListing:
     target: PairSide
     # The pair scorer's probability (None for pairs stored before the scorer existed).
     probability: float | None = None
+    # The story the pair was found in (None: found by a search of the whole window).
+    story_id: int | None = None

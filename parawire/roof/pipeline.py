@@ -159,9 +159,9 @@ class Pipeline:
                 result, sent, stall = outcome.apply_async(), now, 2 * stall
 
     def run_all(self, scopes: dict[str, Scope | dict[str, Any]]) -> dict[str, Counts]:
-        """crawl → annotate → index → align → export, each with its scope (export takes the
-        alignment's run); returns each stage's counts. A crawl that reached no outlet ends
-        the pipeline there (`outlet_verdict` of the report tells)."""
+        """crawl → annotate → index → stories → align → export, each with its scope (export
+        takes the alignment's run); returns each stage's counts. A crawl that reached no
+        outlet ends the pipeline there (`outlet_verdict` of the report tells)."""
         report: dict[str, Counts] = {}
         for name in PIPELINE:
             scope = dict(scopes.get(name) or {})
@@ -173,8 +173,8 @@ class Pipeline:
         return report
 
     def daily(self, day: date) -> dict[str, Any]:
-        """The daily job for `day` (crawl per outlet → annotate → index → align), as tasks;
-        returns the crawl runs it made (with how each ended) and the alignment's counts
+        """The daily job for `day` (crawl per outlet → annotate → index → stories → align), as
+        tasks; returns the crawl runs it made (with how each ended) and the alignment's counts
         (None when the crawls reached no outlet). The job's task fails when outlets failed
         (`outlet_verdict` of the crawl runs tells which way)."""
         outlets = len(load_sources(sources_path(self.settings)).outlets)

@@ -17,7 +17,7 @@ def status_report(settings: Settings) -> str:
                             "project folder, or point --config, PARAWIRE_DATA_DIR or store.url "
                             "at one")
     store = open_store(settings.store_url)
-    counts = store.counts()
+    counts, stories = store.counts(), store.story_counts()
     lines = [
         f"store:  {store.engine.url.render_as_string(hide_password=True)}",
         f"index:  {settings.index.backend} at {settings.index_path}"
@@ -26,6 +26,9 @@ def status_report(settings: Settings) -> str:
         "",
         f"articles {counts['articles']} (annotated {counts['articles_annotated']}), "
         f"sentences {counts['sentences']}, pairs {counts['pairs']}",
+        f"stories {stories['stories']} (told by several outlets "
+        f"{stories['multi_outlet_stories']}, of one article {stories['single_article_stories']}), "
+        f"articles in no story {stories['articles_in_no_story']}",
         "",
         "crawl and ingest runs:",
     ]

@@ -113,7 +113,7 @@ def _replace(task: Any, workflow: Signature) -> Any:
 
 def daily_workflow(app: Celery, settings: Settings, day: date) -> Signature:
     """The daily crawl of `day` and the day before: one crawl task per outlet of the
-    sources file, then (`after_crawls`) annotate → index → align for those dates."""
+    sources file, then (`after_crawls`) annotate → index → stories → align for those dates."""
     path = sources_path(settings)
     since, until = day - timedelta(days=1), day
     crawls = [app.tasks["parawire.crawl"].si(CrawlScope(
@@ -124,11 +124,12 @@ def daily_workflow(app: Celery, settings: Settings, day: date) -> Signature:
 
 
 def after_crawls(app: Celery, since: str, until: str, failures: str | None) -> Signature:
-    """What the daily job does once its crawls reached outlets: annotate → index → align of
-    the window, then its end, which fails the job with `failures` (outlets that failed)."""
+    """What the daily job does once its crawls reached outlets: annotate → index → stories →
+    align of the window, then its end, which fails the job with `failures` (outlets that
+    failed)."""
     scope = AlignScope(since=date.fromisoformat(since), until=date.fromisoformat(until))
     return chain(app.tasks["parawire.annotate"].si({}), app.tasks["parawire.index"].si({}),
-                 app.tasks["parawire.align"].si(scope.to_json()),
+                 app.tasks["parawire.stories"].si({}), app.tasks["parawire.align"].si(scope.to_json()),
                  app.tasks[DONE_TASK].s(failures), app=app)
 
 

@@ -22,6 +22,7 @@ def _pair_texts(settings, run_id):
                   for row in store_of(settings).pair_rows(run_id))
 
 
+@pytest.mark.within_story
 @pytest.mark.timeout(300)
 def test_prefork_worker_runs_stages_like_eager_mode(tmp_path, monkeypatch, redis_url):
     monkeypatch.setenv("PARAWIRE_DATA_DIR", str(tmp_path / "worker"))
@@ -33,12 +34,14 @@ def test_prefork_worker_runs_stages_like_eager_mode(tmp_path, monkeypatch, redis
         try:
             annotated = run_stage(remote, "annotate")
             indexed = run_stage(remote, "index")
+            grouped = run_stage(remote, "stories")
             aligned = run_stage(remote, "align")
         finally:
             stop_worker(worker)
     output = (tmp_path / "worker.log").read_text()
     assert annotated["articles"] > 0, output
     assert indexed["indexed"] == store_of(remote).counts()["sentences"]
+    assert grouped["articles_grouped"] == store_of(remote).counts()["articles"]
     assert aligned["pairs"] > 0
 
     monkeypatch.setenv("PARAWIRE_DATA_DIR", str(tmp_path / "eager"))
@@ -47,6 +50,7 @@ def test_prefork_worker_runs_stages_like_eager_mode(tmp_path, monkeypatch, redis
     store_demo_articles(store_of(eager))
     assert run_stage(eager, "annotate") == annotated
     run_stage(eager, "index")
+    assert run_stage(eager, "stories") == grouped
     eager_run = run_stage(eager, "align")
     assert _pair_texts(eager, eager_run["run_id"]) == _pair_texts(remote, aligned["run_id"])
 

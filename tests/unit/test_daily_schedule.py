@@ -32,7 +32,7 @@ def test_beat_runs_the_daily_task_at_the_configured_time(monkeypatch, tmp_path):
     assert app.conf.timezone == "UTC"
 
 
-def test_daily_workflow_crawls_each_outlet_then_annotates_indexes_and_aligns(tmp_path):
+def test_daily_workflow_crawls_each_outlet_then_annotates_indexes_groups_and_aligns(tmp_path):
     sources = tmp_path / "sources.toml"
     sources.write_text(SOURCES)
     settings = load_settings(data_dir=tmp_path)
@@ -47,8 +47,8 @@ def test_daily_workflow_crawls_each_outlet_then_annotates_indexes_and_aligns(tmp
         for name in ("alpha", "beta")]
     assert (judge.task, judge.args) == (tasks.CRAWLED_TASK, ("2026-03-08", "2026-03-09"))
     steps = tasks.after_crawls(app, "2026-03-08", "2026-03-09", "alpha: failed").tasks
-    assert [s.task for s in steps] == ["parawire.annotate", "parawire.index", "parawire.align",
-                                       tasks.DONE_TASK]
-    assert steps[2].args == ({"since": "2026-03-08", "until": "2026-03-09", "language": None,
+    assert [s.task for s in steps] == ["parawire.annotate", "parawire.index", "parawire.stories",
+                                       "parawire.align", tasks.DONE_TASK]
+    assert steps[3].args == ({"since": "2026-03-08", "until": "2026-03-09", "language": None,
                               "topic": None},)
-    assert steps[3].args == ("alpha: failed",)
+    assert steps[4].args == ("alpha: failed",)
