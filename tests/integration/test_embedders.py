@@ -60,3 +60,18 @@ def test_a_missing_or_damaged_model_folder_is_one_line(tmp_path):
     with pytest.raises(ParawireError) as error:
         embedder_for(VectorsConfig(models={"en": str(damaged)}), tmp_path, "en")
     assert "damaged" in str(error.value) and "\n" not in str(error.value)
+
+
+def test_the_onnx_minilm_agrees_with_the_torch_model(minilm, tmp_path_factory):
+    onnx = embedder_for(VectorsConfig(models={"en": "minilm-onnx"}),
+                        tmp_path_factory.mktemp("onnx"), "en")
+    texts = [*SAME, OTHER, SAME[0]]
+    vectors = onnx.encode(texts)
+    assert onnx.name == "all-MiniLM-L6-v2-int8" and vectors.shape == (4, 384)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert np.array_equal(vectors[0], vectors[3])
+    assert ((vectors * minilm.encode(texts)).sum(axis=1) > 0.85).all()
+    assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.2
+    (tokens,) = onnx.tokens(["Obamacare invalid"])
+    assert "[CLS]" not in tokens.tokens and tokens.vectors.shape == (len(tokens.tokens), 384)
+    assert onnx.truncated(["word " * 300, "short"]) == 1
