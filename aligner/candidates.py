@@ -14,7 +14,7 @@ from typing import Protocol
 from parawire.aligner.params import AlignParams
 from parawire.aligner.query import build_query
 from parawire.aligner.scoring import above_beta, normalized
-from parawire.indexer import SentenceIndex
+from parawire.indexer import SentenceIndex, VectorFiles
 from parawire.records import Sentence
 from parawire.store import Store
 
@@ -46,6 +46,7 @@ class SearchContext:
     params: AlignParams
     counts: Counter[str]
     partners: Mapping[int, tuple[int, list[int]]] | None = None
+    vectors: VectorFiles | None = None
 
 
 class CandidateSource(Protocol):

@@ -200,6 +200,13 @@ class AlignCriteria(_Section):
     max_novel_share: float = Field(0.6, ge=0, le=1)
     max_added_words: int = Field(2, ge=0)
     drop_mismatches: bool = True
+    # Candidate sources (aligner's CANDIDATE_SOURCES): Algorithm 1's engine query, the
+    # nearest sentences by vector (needs `parawire embed`), or both merged.
+    method: Literal["hcsss", "dense", "both"] = "hcsss"
+    dense_k: int = Field(10, ge=1)
+    dense_min_words: int = Field(6, ge=1)
+    margin_k: int = Field(4, ge=1)
+    mutual_best: bool = False
 
 
 class AlignConfig(AlignCriteria):
