@@ -14,7 +14,8 @@ from typing import Protocol
 from parawire.aligner.params import AlignParams
 from parawire.aligner.query import build_query
 from parawire.aligner.scoring import above_beta, normalized
-from parawire.indexer import SentenceIndex, VectorFiles
+from parawire.indexer import SentenceIndex
+from parawire.nlp import VectorFiles
 from parawire.records import Sentence
 from parawire.store import Store
 

@@ -14,7 +14,8 @@ from parawire.aligner.params import AlignParams
 from parawire.aligner.scorer import load_scorer
 from parawire.aligner.semantic import cosine_similarities
 from parawire.aligner.signals import pair_signals
-from parawire.indexer import SentenceIndex, VectorFiles
+from parawire.indexer import SentenceIndex
+from parawire.nlp import VectorFiles
 from parawire.records import AlignmentRun, Pair
 from parawire.store import Store
 from parawire.textnorm import length_ratio

@@ -16,8 +16,8 @@ from parawire.aligner.params import AlignParams
 from parawire.aligner.run import align_batch, finish_run, start_run
 from parawire.config import Settings
 from parawire.errors import ParawireError
-from parawire.indexer import VectorFiles, open_index, vectors_folder
-from parawire.nlp import pipeline_description
+from parawire.indexer import open_index
+from parawire.nlp import VectorFiles, pipeline_description, vectors_folder
 from parawire.stage import Counts, Opened, Parts, Scope, Stage, option
 from parawire.store import BatchOverlap, Store, store_of
 

@@ -6,8 +6,6 @@ from parawire.indexer.opening import open_index
 from parawire.indexer.protocol import HcsssQuery, Hit, IndexStats, SentenceIndex
 from parawire.indexer.stage import INDEX, IndexScope
 from parawire.indexer.tantivy_index import TantivyIndex
-from parawire.indexer.vector_files import VectorFiles, vectors_folder
 
 __all__ = ["INDEX", "ElasticsearchIndex", "HcsssQuery", "Hit", "IndexScope", "IndexStats",
-           "SentenceIndex", "TantivyIndex", "VectorFiles", "fill_index", "open_index",
-           "vectors_folder"]
+           "SentenceIndex", "TantivyIndex", "fill_index", "open_index"]

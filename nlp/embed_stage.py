@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import Counter
 
 from parawire.config import Settings
-from parawire.indexer import VectorFiles, vectors_folder
 from parawire.nlp.embedders import embedder_for
 from parawire.nlp.embedding import Embedder
+from parawire.nlp.vector_files import VectorFiles, vectors_folder
 from parawire.records import Sentence
 from parawire.stage import Counts, Scope, Stage, option
 from parawire.store import store_of

@@ -12,7 +12,7 @@ import pytest
 from parawire.aligner import AlignParams
 from parawire.aligner.candidates import CANDIDATE_SOURCES, SearchContext
 from parawire.aligner.oracle import within_filters
-from parawire.indexer import VectorFiles
+from parawire.nlp import VectorFiles
 from parawire.store import open_store
 from tests.factories import make_sentence, store_annotated_article
 

@@ -1,5 +1,6 @@
-"""Sentence vectors in files under the data dir: one folder per language and model, rows
-appended in id order, read memory-mapped, searched exactly by blocks of matrix products.
+"""Sentence vectors (an annotation of every sentence) in files under the data dir: one
+folder per language, rows appended in id order, read memory-mapped, searched exactly by
+blocks of matrix products.
 
 Why exact numpy blocks: the aligner searches a reference only among the sentences of its
 story or date window (thousands to tens of thousands of rows), so an exact product over
