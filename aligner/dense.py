@@ -73,8 +73,12 @@ class DenseSource:
         if context.vectors is None or not references:
             return []
         params, counts = context.params, context.counts
-        searched = [r for r in references
-                    if len(r.text.split()) >= params.dense_min_words and r.id is not None]
+        long_enough = [r for r in references
+                       if len(r.text.split()) >= params.dense_min_words and r.id is not None]
+        held = context.vectors.rows_of([r.id for r in long_enough]) >= 0
+        # another language's sentence, or one stored after the last `parawire embed`
+        counts["dense_no_vector"] += int((~held).sum())
+        searched = [r for r, has in zip(long_enough, held, strict=True) if has]
         queries = context.vectors.get([r.id for r in searched])
         window: dict[object, list[int]] = {}
         found: list[Candidate] = []
