@@ -16,6 +16,7 @@ from parawire.aligner.scoring import above_beta, normalized
 from parawire.aligner.semantic import cosine_similarities
 from parawire.aligner.signals import SIGNALS, pair_signals
 from parawire.aligner.stage import ALIGN, EXPORT, AlignScope, ExportScope
+from parawire.aligner.stories import STORIES, StoriesScope
 from parawire.aligner.training import as_one_sentence, labelled_signals
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "FEATURES",
     "FORMATS",
     "SIGNALS",
+    "STORIES",
     "AlignParams",
     "AlignScope",
     "Constraints",
@@ -32,6 +34,7 @@ __all__ = [
     "FeaturePairModel",
     "GradeModel",
     "PairScorer",
+    "StoriesScope",
     "above_beta",
     "align_batch",
     "as_one_sentence",

@@ -15,6 +15,7 @@ from parawire.aligner.params import AlignParams
 from parawire.aligner.query import build_query
 from parawire.aligner.scoring import above_beta, normalized
 from parawire.indexer import SentenceIndex
+from parawire.nlp import VectorFiles
 from parawire.records import Sentence
 from parawire.store import Store
 
@@ -46,6 +47,7 @@ class SearchContext:
     params: AlignParams
     counts: Counter[str]
     partners: Mapping[int, tuple[int, list[int]]] | None = None
+    vectors: VectorFiles | None = None
 
 
 class CandidateSource(Protocol):
@@ -61,7 +63,10 @@ class CandidateSource(Protocol):
 
 class HcsssSource:
     """The paper's highly constrained search: the engine query of each reference (every
-    proper noun, enough common nouns, the date window), scores rescaled and cut at β."""
+    proper noun, enough common nouns, the date window), scores rescaled and cut at β.
+    Within stories, the engine's hits are restricted to the reference's partners before
+    the rescaling (a search that fills max_hits is counted as hits_capped: partners beyond
+    it are not seen)."""
 
     name = "hcsss"
 
@@ -71,13 +76,21 @@ class HcsssSource:
         params, index, counts = context.params, context.index, context.counts
         found: list[tuple[Sentence, int, float, float, float]] = []
         for reference in references:
+            assert reference.id is not None
             query = build_query(reference, params)
             if query is None:
                 continue
+            allowed = _story_partners(reference.id, context)
+            if allowed is not None and not allowed:
+                counts["references_without_partners"] += 1  # in no story, or one outlet's
+                continue
             counts["references"] += 1
             hits = index.search(query)
+            if len(hits) >= query.limit:
+                counts["hits_capped"] += 1
+            if allowed is not None:
+                hits = [hit for hit in hits if hit.sentence_id in allowed]
             counts["candidates"] += len(hits)
-            assert reference.id is not None
             self_score = index.score_of(reference.id, query.text_terms) if hits else 0.0
             above = above_beta(normalized(hits, params.normalize, self_score), params.beta)
             counts["above_beta"] += len(above)
@@ -86,8 +99,24 @@ class HcsssSource:
                          for hit, score in above)
         sentences = context.store.sentences_by_id(sentence_id for _, sentence_id, *_ in found)
         return [Candidate(reference, sentences[sentence_id], self.name, score, raw,
-                          {"bm25": bm25})
+                          {"bm25": bm25}, story_id=story_of(reference.id, context))
                 for reference, sentence_id, score, raw, bm25 in found]
+
+
+def _story_partners(reference_id: int, context: SearchContext) -> frozenset[int] | None:
+    """The sentences a reference may pair with when the run searches within stories (empty:
+    its article is in no story, or no other outlet told its story); None: the whole window."""
+    if context.partners is None:
+        return None
+    story = context.partners.get(reference_id)
+    return frozenset(story[1]) if story is not None else frozenset()
+
+
+def story_of(reference_id: int | None, context: SearchContext) -> int | None:
+    """The story a reference is searched within (None: the run searches the whole window)."""
+    if context.partners is None or reference_id not in context.partners:
+        return None
+    return context.partners[reference_id][0]
 
 
 CANDIDATE_SOURCES: dict[str, CandidateSource] = {source.name: source for source in (HcsssSource(),)}

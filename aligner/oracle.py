@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from parawire.aligner.constraints import is_paraphrase, is_reference
 from parawire.aligner.params import AlignParams
@@ -32,17 +32,24 @@ def within_filters(reference: Sentence, candidate: Sentence, params: AlignParams
 
 
 def brute_force_candidates(sentences: Sequence[Sentence], params: AlignParams,
-                           references: Sequence[Sentence] | None = None) -> set[tuple[int, int]]:
+                           references: Sequence[Sentence] | None = None,
+                           partners: Mapping[int, tuple[int, list[int]]] | None = None
+                           ) -> set[tuple[int, int]]:
     """Every (reference id, candidate id) that Algorithm 1 accepts, by exhaustive comparison
     of each reference (all sentences, or those given) with every sentence; references below
-    min_pn proper nouns (the sparse rule) pair only with candidates that hold min_pn."""
+    min_pn proper nouns (the sparse rule) pair only with candidates that hold min_pn. With
+    `partners` (a search within stories), a reference pairs only with its story's sentences
+    from other outlets, and a reference in no story with none."""
     c = params.constraints
     found: set[tuple[int, int]] = set()
     for reference in sentences if references is None else references:
         if not is_reference(reference.pn, reference.cn, c):
             continue
+        allowed = None if partners is None else set(partners.get(reference.id or 0, (0, []))[1])
         for candidate in sentences:
             if candidate is reference or not within_filters(reference, candidate, params):
+                continue
+            if allowed is not None and candidate.id not in allowed:
                 continue
             if is_paraphrase(reference.pn, reference.cn, candidate.pn, candidate.cn, c):
                 assert reference.id is not None and candidate.id is not None

@@ -7,28 +7,57 @@ from collections import Counter
 
 from parawire.aligner.batch_features import EmbedderOf
 from parawire.aligner.candidates import CANDIDATE_SOURCES, Candidate, SearchContext
-from parawire.aligner.constraints import is_reference
+from parawire.aligner.constraints import is_paraphrase, is_reference
 from parawire.aligner.dataset import text_pair_key
+from parawire.aligner.dense import DenseSource
 from parawire.aligner.filters import exact_rule
 from parawire.aligner.pair_model import FeaturePairModel, load_pair_model
 from parawire.aligner.pairs import graded_pair
 from parawire.aligner.params import AlignParams
 from parawire.indexer import SentenceIndex
+from parawire.nlp import VectorFiles
 from parawire.records import AlignmentRun, Pair
 from parawire.store import Store
 
+SOURCES = {"hcsss": ("hcsss",), "dense": (DenseSource.name,), "both": ("hcsss", "dense")}
+
 
 def select_references(store: Store, params: AlignParams) -> list[int]:
-    """Ids of the reference set RS within the run's scope (sparse references included), in id
-    order."""
+    """Ids of the sentences searched within the run's scope, in id order: HCSSS's reference
+    set RS (sparse references included); with the dense source, every sentence of the scope
+    (the dense source itself skips those under `dense_min_words` words)."""
     c = params.constraints
+    every = params.method != "hcsss"
     return [
         s.id
         for batch in store.sentence_nouns(language=params.language, topic=params.topic,
                                           since=params.since, until=params.until)
         for s in batch
-        if is_reference(frozenset(s.entity_keys), frozenset(s.common_nouns), c)
+        if every or is_reference(frozenset(s.entity_keys), frozenset(s.common_nouns), c)
     ]
+
+
+def merged_candidates(references: list, context: SearchContext) -> list[Candidate]:
+    """Every source's candidates of the run's method, a pair found twice kept once (its
+    features united, its source named "hcsss+dense"), each with Algorithm 1's counts as
+    features whichever source found it."""
+    merged: dict[tuple[int | None, int | None], Candidate] = {}
+    for name in SOURCES[context.params.method]:
+        for candidate in CANDIDATE_SOURCES[name].candidates(references, context):
+            key = (candidate.reference.id, candidate.sentence.id)
+            if key in merged:
+                merged[key].features.update(candidate.features)
+                merged[key].source += "+" + candidate.source
+            else:
+                merged[key] = candidate
+    c = context.params.constraints
+    for candidate in merged.values():
+        reference, sentence = candidate.reference, candidate.sentence
+        candidate.features.update(
+            shared_pn=len(reference.pn & sentence.pn), shared_cn=len(reference.cn & sentence.cn),
+            hcsss_accepts=float(is_paraphrase(reference.pn, reference.cn, sentence.pn,
+                                              sentence.cn, c)))
+    return list(merged.values())
 
 
 def start_run(store: Store, params: AlignParams) -> tuple[AlignmentRun, list[int]]:
@@ -43,15 +72,18 @@ def start_run(store: Store, params: AlignParams) -> tuple[AlignmentRun, list[int
 
 
 def align_batch(store: Store, index: SentenceIndex, run_id: int, params: AlignParams,
-                reference_ids: list[int], embedder_of: EmbedderOf) -> dict[str, int]:
-    """Search every reference of a batch, grade its candidates, store the pairs graded at
-    least `min_stored_grade`, mark the references done; returns counts (drops by reason,
-    stored pairs by grade)."""
+                reference_ids: list[int], embedder_of: EmbedderOf,
+                vectors: VectorFiles | None = None) -> dict[str, int]:
+    """Search every reference of a batch (with the run's candidate sources; `vectors` for
+    the dense one), grade its candidates, store the pairs graded at least
+    `min_stored_grade`, mark the references done; returns counts (drops by reason, stored
+    pairs by grade)."""
     counts: Counter[str] = Counter()
     references = store.sentences_by_id(reference_ids)
-    context = SearchContext(store, index, params, counts)
-    found = CANDIDATE_SOURCES["hcsss"].candidates(
-        [references[ref] for ref in reference_ids if ref in references], context)
+    partners = store.story_partners(reference_ids) if params.within == "story" else None
+    context = SearchContext(store, index, params, counts, partners, vectors=vectors)
+    found = merged_candidates([references[ref] for ref in reference_ids if ref in references],
+                              context)
     kept: list[Candidate] = []
     for candidate in found:
         reason = exact_rule(candidate.reference, candidate.sentence, params.max_copy_edits)

@@ -17,9 +17,9 @@ from parawire.aligner.run import align_batch, finish_run, start_run
 from parawire.config import Settings
 from parawire.errors import ParawireError
 from parawire.indexer import open_index
-from parawire.nlp import embedder_for, pipeline_description
+from parawire.nlp import VectorFiles, embedder_for, pipeline_description, vectors_folder
 from parawire.stage import Counts, Opened, Parts, Scope, Stage, option
-from parawire.store import BatchOverlap, store_of
+from parawire.store import BatchOverlap, Store, store_of
 
 
 class AlignScope(Scope):
@@ -42,6 +42,15 @@ def open_alignment(settings: Settings, scope: AlignScope) -> Opened:
     return Opened(run_id=run.id, parts=parts, total=len(pending), unit="reference")
 
 
+def _vectors(settings: Settings, store: Store, params: AlignParams) -> VectorFiles | None:
+    """The run language's sentence vectors when the run's method reads them."""
+    if params.method == "hcsss":
+        return None
+    files = VectorFiles.existing(vectors_folder(settings.data_dir, params.language or "en"))
+    files.check_store(store.last_sentence_id())
+    return files
+
+
 def align_part(settings: Settings, run_id: int, part: dict[str, Any]) -> Counts:
     """Search the references of one batch that no other batch has stored yet (a batch can
     be delivered twice, or sent again by a client that lost it), and store their pairs."""
@@ -54,7 +63,8 @@ def align_part(settings: Settings, run_id: int, part: dict[str, Any]) -> Counts:
             return {}
         try:
             return align_batch(store, open_index(settings), run_id, params, references,
-                               lambda lang: embedder_for(settings.vectors, settings.data_dir, lang))
+                               lambda lang: embedder_for(settings.vectors, settings.data_dir, lang),
+                               _vectors(settings, store, params))
         except BatchOverlap:
             continue  # another delivery stored some of them meanwhile: search the rest
 
@@ -154,9 +164,8 @@ def _pipelines(settings: Settings) -> dict[str, str]:
     """The NLP pipeline configured for each language that [nlp] names."""
     nlp = settings.nlp
     named = {"spacy": nlp.models, "stanza": nlp.stanza_packages}
-    languages = sorted(set(nlp.models) | set(nlp.stanza_packages) | set(nlp.backends))
     return {lang: f"{nlp.backend_for(lang)} {named[nlp.backend_for(lang)].get(lang, 'default')}"
-            for lang in languages}
+            for lang in nlp.languages}
 
 
 EXPORT = Stage(name="export", summary="Write a run's pairs as train/valid/test files with a datasheet.",

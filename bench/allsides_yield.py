@@ -3,7 +3,7 @@
     nice -n 10 .venv/bin/python bench/allsides_yield.py [--articles 500] [--align '{...}']
 
 Takes the articles of consecutive days (from a seeded start among the days four or more
-outlets reported on) until --articles are reached, runs annotate, index and align with the
+outlets reported on) until --articles are reached, runs annotate, index, stories and align with the
 default [align] and with each --align JSON of overrides, and reports pairs per 1,000
 sentences with the run's counts. A seeded sample of kept pairs (--sample per run) is
 written to bench/results/<name>_sample_<run>.jsonl for reading. The annotated and indexed
@@ -122,6 +122,7 @@ def main() -> None:
     articles = window(args.articles, args.seed)
     settings, by_url = annotated_window(
         articles, RESULTS.with_name(".cache") / f"allsides_{args.articles}_{args.seed}")
+    stories = run_stage(settings, "stories")  # align.within = "story" searches inside them
     sentences = sum(len(s) for s in by_url.values())
     text = {s.id: s.text for group in by_url.values() for s in group}
     runs = {}
@@ -152,7 +153,8 @@ def main() -> None:
     report(args.name, {"articles": len(articles), "first_day": articles[0]["date"],
                        "last_day": articles[-1]["date"],
                        "outlets": len({a["outlet"] for a in articles}),
-                       "sentences": sentences, "runs": runs})
+                       "sentences": sentences, "stories": stories,
+                       "story_counts": store_of(settings).story_counts(), "runs": runs})
 
 
 if __name__ == "__main__":

@@ -1,25 +1,31 @@
-"""Dashboard latency under concurrent clients, on SQLite or PostgreSQL, idle and while an
-alignment writes pairs.
+"""Dashboard latency under concurrent clients, on SQLite and on PostgreSQL in one run, idle
+and while an alignment writes pairs.
 
-    .venv/bin/python bench/dashboard_latency.py [--pairs 100000] [--clients 20]
-        [--requests 200] [--store-url postgresql+psycopg://...]
+    scripts/with-services.sh .venv/bin/python bench/dashboard_latency.py [--pairs 100000]
+        [--clients 20] [--requests 100] [--stores sqlite,postgresql] [--pg-url URL]
+        [--cases overview_api,health,...]
 
-Builds a synthetic store with bulk inserts (articles over outlets, topics, languages and
-30 days; ten sentences per article; one alignment run holding `--pairs` pairs), then serves
-it with `uvicorn` in a child process (the whole app: Host check, routing, validation,
-queries, serialisation, templates) and sends each request `--requests` times from
-`--clients` concurrent HTTP clients on loopback, printing p50/p95 per request against the
-200 ms p95 target. Three phases: the first overview after the server starts (timed from
-the moment it listens, a fresh server each time: the very first start on a store never
-counted, then restarts), every request while idle, and every
-request while another process records a new alignment run's pairs in batches (as
-`parawire align` does). Results go to bench/results/dashboard_latency[-postgresql].json.
+Per store, builds a synthetic store with bulk inserts (articles over outlets, topics,
+languages and 30 days; ten sentences per article; one alignment run holding `--pairs`
+pairs; on PostgreSQL in a database of its own, created on the `--pg-url` server, default
+$PARAWIRE_TEST_PG_URL as scripts/with-services.sh sets it, and dropped at the end), then
+serves it with `uvicorn` in a child process (the whole app: Host check, routing,
+validation, queries, serialisation, templates) and sends each request of CASES
+`--requests` times from `--clients` concurrent HTTP clients on loopback, printing p50/p95
+per request against the 200 ms p95 target and the server process's CPU milliseconds per
+request (read from /proc: what the request costs whatever else the machine runs). Three
+phases: the first overview after the server starts (timed from the moment it listens, a
+fresh server each time: the very first start on a store never counted, then restarts),
+every request while idle, and every request while another process records a new
+alignment run's pairs in batches (as `parawire align` does). Both stores' results go to
+one file, bench/results/dashboard_latency.json.
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import random
 import socket
 import statistics
@@ -27,7 +33,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -47,6 +55,38 @@ WORDS = [f"word{i}" for i in range(20000)]
 SENTENCES_PER_ARTICLE = 10
 TARGET_P95_MS = 200.0
 WRITER_BATCH = 200  # pairs per batch the simulated alignment records (align.batch_size)
+LABELS = 500  # pairs of the run reviewed already
+CRAWL_RUNS = 60
+STORES = ("sqlite", "postgresql")
+# Every page and API call the dashboard serves (name -> path), formatted with the probe
+# values of _probe(); a new page or filter is one more line.
+CASES = {
+    "overview_api": "/api/overview",
+    "overview_page": "/",
+    "index_api": "/api/index",
+    "crawl_runs_api": "/api/crawl-runs",
+    "crawl_page": "/crawl",
+    "alignment_runs": "/api/alignment-runs",
+    "runs_page": "/runs",
+    "pairs_newest_page": "/api/pairs?run={run}",
+    "pairs_page": "/pairs",
+    "pairs_text_search": "/api/pairs?q={word}",
+    "pairs_text_search_page": "/pairs?q={word}",
+    "pairs_entity_search": "/api/pairs?entity={name}",
+    "pairs_entity_rare": "/api/pairs?entity=name1999",
+    "pairs_outlet_dates_scores": ("/api/pairs?outlet={outlet}&since=2026-03-05&until=2026-03-12"
+                                  "&min_score=0.9&max_score=0.95"),
+    "pairs_text_no_match": "/api/pairs?q=absent-word",
+    "pairs_entity_no_match": "/api/pairs?entity=nobody-at-all",
+    "article_api": "/api/articles/{article}",
+    "article_page": "/articles/{article}",
+    "review_sample": "/api/runs/{run}/review/sample?size=10",
+    "review_page": "/review/{run}",
+    "precision": "/api/runs/{run}/precision",
+    "labels": "/api/runs/{run}/labels",
+    "health": "/health",
+    "metrics": "/metrics",
+}
 
 
 def _sentence_row(rng: random.Random, article: dict[str, Any], position: int) -> dict[str, Any]:
@@ -92,6 +132,16 @@ def build_store(store: Store, pairs: int, seed: int = 7) -> dict[str, int]:
         conn.execute(schema.pairs.insert(), pair_rows)
         conn.execute(schema.alignment_references.insert(),
                      [{"run_id": run_id, "sentence_id": 2 * k + 1} for k in range(pairs)])
+        # Some pairs reviewed already, and the crawl runs the crawl page lists.
+        conn.execute(schema.review_labels.insert(), [
+            {"run_id": run_id, "pair_id": pair_id, "correct": rng.random() < 0.8,
+             "labeled_at": now, "reviewer": "bench"}
+            for pair_id in sorted(rng.sample(range(1, pairs + 1), min(LABELS, pairs)))])
+        conn.execute(schema.crawl_runs.insert(), [
+            {"started_at": now, "finished_at": now, "status": "finished",
+             "parameters": {"outlets": OUTLETS}, "counts": {
+                 "stored": 500, "duplicate_url": 20, "errors/http": 3,
+                 "skipped/out_of_window": 40}} for _ in range(CRAWL_RUNS)])
     if store.engine.dialect.name == "postgresql":
         with store.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
             conn.exec_driver_sql("VACUUM ANALYZE")
@@ -112,6 +162,15 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def _cpu_seconds(pid: int | None) -> float:
+    """User + system CPU seconds a process has used so far (Linux /proc; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class Server:
@@ -141,20 +200,23 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def cpu_seconds(self) -> float:
+        return _cpu_seconds(self.process.pid)
+
 
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def _load(url: str, path: str, clients: int, requests: int) -> dict[str, Any]:
+def _load(server: Server, path: str, clients: int, requests: int) -> dict[str, Any]:
     """`requests` GETs of `path` from `clients` concurrent keep-alive clients."""
     timings: list[float] = []
     statuses: dict[int, int] = {}
     lock = threading.Lock()
 
     def client(count: int) -> None:
-        with httpx.Client(base_url=url, timeout=60) as http:
+        with httpx.Client(base_url=server.url, timeout=60) as http:
             http.get(path)  # warm the connection
             for _ in range(count):
                 started = time.perf_counter()
@@ -165,22 +227,27 @@ def _load(url: str, path: str, clients: int, requests: int) -> dict[str, Any]:
                     statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
 
     shares = [requests // clients + (i < requests % clients) for i in range(clients)]
+    cpu = server.cpu_seconds()
     with ThreadPoolExecutor(clients) as pool:
         list(pool.map(client, shares))
+    cpu = server.cpu_seconds() - cpu
     p95 = _percentile(timings, 0.95)
     return {"path": path, "requests": len(timings), "statuses": statuses,
             "p50_ms": round(statistics.median(timings), 1), "p95_ms": round(p95, 1),
-            "max_ms": round(max(timings), 1), "meets_200ms_p95": p95 <= TARGET_P95_MS}
+            "max_ms": round(max(timings), 1), "meets_200ms_p95": p95 <= TARGET_P95_MS,
+            "server_cpu_ms_per_request": round(1000 * cpu / (len(timings) + clients), 2)}
 
 
 def _first_overview(settings: Settings, repeat: int) -> dict[str, Any]:
-    """Milliseconds from a fresh server listening to its first overview's answer, on a store
-    the dashboard has counted before (a restart: the saved overview answers)."""
+    """Milliseconds from a fresh server listening to its first overview's answer (a fresh
+    server each time)."""
     timings = []
     for _ in range(repeat):
-        with Server(settings) as server:
+        # The client is made before the clock starts: making one (its TLS context) alone
+        # took 0.8 to 2 s on a loaded machine.
+        with Server(settings) as server, httpx.Client(base_url=server.url, timeout=120) as http:
             started = time.perf_counter()
-            response = httpx.get(server.url + "/api/overview", timeout=120)
+            response = http.get("/api/overview")
             timings.append((time.perf_counter() - started) * 1000)
             assert response.status_code == 200, response.text[:200]
     return {"path": "/api/overview (first after a start)", "requests": repeat,
@@ -190,70 +257,75 @@ def _first_overview(settings: Settings, repeat: int) -> dict[str, Any]:
 
 
 def _align_writer(url: str, sentences: int, stop: Any, written: Any) -> None:
-    """Record a new alignment run's pairs batch after batch until told to stop (child)."""
+    """Record a new alignment run's pairs batch after batch, each batch's references new to
+    the run (as `parawire align` records them), until told to stop (child)."""
     store = open_store(url)
     run = store.find_or_start_alignment_run(f"bench-writer-{time.time()}", {"beta": 0.7})
     rng = random.Random(11)
-    while not stop.is_set():
-        refs = rng.sample(range(1, sentences, 2), WRITER_BATCH)
+    references = list(range(1, sentences, 2))
+    rng.shuffle(references)
+    for start in range(0, len(references), WRITER_BATCH):
+        if stop.is_set():
+            break
+        refs = sorted(references[start:start + WRITER_BATCH])
         store.record_references(run.id, refs, [
             Pair(run.id, ref, ref + 1, rng.uniform(0.7, 1), 10.0, 2, 3) for ref in refs])
         with written.get_lock():
-            written.value += WRITER_BATCH
+            written.value += len(refs)
         time.sleep(0.05)
 
 
-def _cases(store: Store, run: int) -> dict[str, str]:
+def _probe(store: Store, run: int) -> dict[str, Any]:
+    """The values the CASES paths are formatted with."""
     with store.engine.connect() as conn:
         probe = conn.execute(sa.select(schema.sentences.c.text, schema.sentences.c.proper_nouns,
-                                       schema.sentences.c.source)
+                                       schema.sentences.c.source, schema.sentences.c.article_id)
                              .where(schema.sentences.c.id == 1001)).one()
-    word = probe.text.split()[2]  # one of 20k words: in about 80 of the 200k sentences
-    return {
-        "overview_api": "/api/overview",
-        "overview_page": "/",
-        "pairs_newest_page": f"/api/pairs?run={run}",
-        "pairs_text_search": f"/api/pairs?q={word}",
-        "pairs_text_search_page": f"/pairs?q={word}",
-        "pairs_entity_search": f"/api/pairs?entity={probe.proper_nouns[0]}",
-        "pairs_entity_rare": "/api/pairs?entity=name1999",
-        "pairs_outlet_dates_scores": (f"/api/pairs?outlet={probe.source}&since=2026-03-05"
-                                      "&until=2026-03-12&min_score=0.9&max_score=0.95"),
-        "pairs_text_no_match": "/api/pairs?q=absent-word",
-        "pairs_entity_no_match": "/api/pairs?entity=nobody-at-all",
-        "alignment_runs": "/api/alignment-runs",
-        "crawl_page": "/crawl",
-        "review_sample": f"/api/runs/{run}/review/sample?size=10",
-        "precision": f"/api/runs/{run}/precision",
-        "health": "/health",
-    }
+    # `word`: one of 20k words, in about 80 of the 200k sentences.
+    return {"run": run, "word": probe.text.split()[2], "name": probe.proper_nouns[0],
+            "outlet": probe.source, "article": probe.article_id}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", type=int, default=100_000)
-    parser.add_argument("--clients", type=int, default=20)
-    parser.add_argument("--requests", type=int, default=200, help="per request and phase")
-    parser.add_argument("--first", type=int, default=3, help="fresh servers for the first "
-                                                               "overview")
-    parser.add_argument("--store-url", default="", help="default: SQLite in a temp folder")
-    args = parser.parse_args()
+@contextmanager
+def _store_url(kind: str, pg_url: str) -> Iterator[str]:
+    """The store URL to bench `kind` on: SQLite in a temporary folder, or a new database on
+    the PostgreSQL server of `pg_url`, dropped afterwards."""
+    if kind == "sqlite":
+        yield f"sqlite:///{tempfile.mkdtemp(prefix='parawire-bench-dash-')}/parawire.db"
+        return
+    name = f"parawire_dashboard_bench_{os.getpid()}"
+    admin = sa.create_engine(pg_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    try:
+        yield sa.engine.make_url(pg_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()
 
-    data_dir = Path(tempfile.mkdtemp(prefix="parawire-bench-dash-"))
-    settings = load_settings(data_dir=data_dir, store={"url": args.store_url})
+
+def bench_store(url: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Build a store at `url`, then time every case on it (idle and while aligning)."""
+    settings = load_settings(data_dir=Path(tempfile.mkdtemp(prefix="parawire-bench-dash-")),
+                             store={"url": url})
     store = open_store(settings.store_url)
+    dialect = store.engine.dialect.name
     started = time.perf_counter()
     built = build_store(store, args.pairs)
     build_s = time.perf_counter() - started
-    print(f"built {built} in {build_s:.0f} s", file=sys.stderr)
-    cases = _cases(store, built["run_id"])
+    print(f"{dialect}: built {built} in {build_s:.0f} s", file=sys.stderr)
+    probe = _probe(store, built["run_id"])
+    cases = {name: CASES[name].format(**probe) for name in args.cases}
     results: dict[str, dict[str, Any]] = {
         # The very first start counts everything (nothing saved yet); later ones answer
         # from the saved count while they recount.
         "first_overview_never_counted": _first_overview(settings, 1),
         "first_overview_after_restart": _first_overview(settings, args.first)}
     for name in ("first_overview_never_counted", "first_overview_after_restart"):
-        print(name, results[name], file=sys.stderr)
+        print(dialect, name, results[name], file=sys.stderr)
+    writer_exit = None
     with Server(settings) as server:
         for phase in ("idle", "aligning"):
             stop, written = multiprocessing.Event(), multiprocessing.Value("i", 0)
@@ -264,22 +336,61 @@ def main() -> None:
                                                 written), daemon=True)
                 writer.start()
             for name, path in cases.items():
-                results[f"{phase}/{name}"] = _load(server.url, path, args.clients, args.requests)
-                print(phase, name, results[f"{phase}/{name}"], file=sys.stderr)
+                results[f"{phase}/{name}"] = _load(server, path, args.clients, args.requests)
+                print(dialect, phase, name, results[f"{phase}/{name}"], file=sys.stderr)
             if writer is not None:
                 stop.set()
                 writer.join(60)
+                writer_exit = writer.exitcode
                 results["aligning/pairs_written_meanwhile"] = {"pairs": written.value}
+    store.engine.dispose()
     timed = [r for r in results.values() if "p95_ms" in r]
-    report("dashboard_latency" + ("" if store.engine.dialect.name == "sqlite"
-                                  else f"-{store.engine.dialect.name}"), {
-        "store": store.engine.dialect.name, "corpus": built, "build_seconds": round(build_s, 1),
-        "clients": args.clients, "requests_per_case": args.requests,
-        "client": "httpx over loopback to uvicorn in a child process",
-        "target_p95_ms": TARGET_P95_MS, "results": results,
+    return {
+        "corpus": built, "build_seconds": round(build_s, 1), "results": results,
         "all_meet_target": all(r["meets_200ms_p95"] for r in timed),
         "errors": sum(n for r in timed for code, n in r.get("statuses", {}).items()
-                      if code >= 400),
+                      if code >= 400) + (writer_exit != 0),
+        "writer_exit_code": writer_exit,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=100_000)
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--requests", type=int, default=100, help="per request and phase")
+    parser.add_argument("--first", type=int, default=3, help="fresh servers for the first "
+                                                               "overview")
+    parser.add_argument("--stores", default=",".join(STORES),
+                        help="comma-separated, of: " + ", ".join(STORES))
+    parser.add_argument("--pg-url", default=os.environ.get("PARAWIRE_TEST_PG_URL", ""),
+                        help="a PostgreSQL server to create the bench database on "
+                             "(default: $PARAWIRE_TEST_PG_URL)")
+    parser.add_argument("--cases", default=",".join(CASES),
+                        help="comma-separated names of CASES to time (default: all)")
+    args = parser.parse_args()
+    args.cases = [name.strip() for name in args.cases.split(",") if name.strip()]
+    if not set(args.cases) <= set(CASES):
+        sys.exit(f"dashboard_latency: unknown --cases {sorted(set(args.cases) - set(CASES))}; "
+                 f"known: {', '.join(CASES)}")
+    stores = [kind.strip() for kind in args.stores.split(",") if kind.strip()]
+    unknown = [kind for kind in stores if kind not in STORES]
+    if unknown or not stores:
+        sys.exit(f"dashboard_latency: --stores takes {', '.join(STORES)}, not {args.stores!r}")
+    if "postgresql" in stores and not args.pg_url:
+        sys.exit("dashboard_latency: PostgreSQL needs --pg-url or $PARAWIRE_TEST_PG_URL (run "
+                 "under scripts/with-services.sh), or pass --stores sqlite")
+    by_store = {}
+    for kind in stores:
+        with _store_url(kind, args.pg_url) as url:
+            by_store[kind] = bench_store(url, args)
+    report("dashboard_latency", {
+        "pairs": args.pairs, "clients": args.clients, "requests_per_case": args.requests,
+        "client": "httpx over loopback to uvicorn in a child process",
+        "load_average_at_end": os.getloadavg(), "cpus": os.cpu_count(),
+        "target_p95_ms": TARGET_P95_MS, "stores": by_store,
+        "all_meet_target": all(result["all_meet_target"] for result in by_store.values()),
+        "errors": sum(result["errors"] for result in by_store.values()),
     })
 
 

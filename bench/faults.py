@@ -132,6 +132,7 @@ def main() -> None:
         os.environ.update({
             "PARAWIRE_DATA_DIR": str(logs / "data"), "PARAWIRE_STORE__URL": url,
             "PARAWIRE_ALIGN__BATCH_SIZE": str(args.batch),
+            "PARAWIRE_ALIGN__WITHIN": "window",  # synthetic articles: no stories
             "PARAWIRE_BROKER__STALL_TIMEOUT": str(args.stall)})
         eager = load_settings()
         store_synthetic_groups(eager, args.articles)

@@ -219,8 +219,9 @@ def retrieval(gate: Constraints, splits: Sequence[str],
         criteria.append(("gate", {"min_cn": gate.min_cn, "min_pn": gate.min_pn,
                                   "alpha": gate.alpha, "beta": 0.0}))
     for name, align in criteria:
+        # MSRP's sentences come without articles or stories: the whole-window search
         run_settings = settings.model_copy(
-            update={"align": settings.align.model_copy(update=align)})
+            update={"align": settings.align.model_copy(update={**align, "within": "window"})})
         run = run_stage(run_settings, "align")
         mined = sorted(tuple(sorted((p.input_sentence_id, p.target_sentence_id)))
                        for p in store_of(settings).pairs(run["run_id"]))

@@ -1,4 +1,4 @@
-"""The real-scale run: AllSides news through ingest → annotate → index → align → export,
+"""The real-scale run: AllSides news through ingest → annotate → index → stories → align → export,
 measured per stage.
 
     nice -n 10 .venv/bin/python bench/scale_run.py --articles 1500 [--processes 2]
@@ -44,8 +44,8 @@ from typing import Any
 from common import SHARED_DATA, report
 
 ALLSIDES = SHARED_DATA / "allsides" / "articles.jsonl.gz"
-STAGES = ("ingest", "annotate", "index", "align", "export")
-ORDER = (*STAGES[:4], "align_workers", *STAGES[4:])
+STAGES = ("ingest", "annotate", "index", "stories", "align", "export")
+ORDER = (*STAGES[:5], "align_workers", *STAGES[5:])
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 

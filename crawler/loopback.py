@@ -34,11 +34,16 @@ class _Server(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
+NOT_FOUND = Page(404, {}, b"not found")
+
+
 @contextmanager
-def serve_pages(build: Callable[[str], dict[str, Page]]) -> Iterator[str]:
+def serve_pages(build: Callable[[str], dict[str, Page]],
+                unknown: Page = NOT_FOUND) -> Iterator[str]:
     """Serve the pages `build` makes for the server's base URL; yields that base URL.
 
-    Unknown paths answer 404. The server lives in a daemon thread until the block ends.
+    Unknown paths get `unknown` (404). The server lives in a daemon thread until the block
+    ends.
     """
     pages: dict[str, Page] = {}
 
@@ -46,7 +51,7 @@ def serve_pages(build: Callable[[str], dict[str, Page]]) -> Iterator[str]:
         protocol_version = "HTTP/1.1"
 
         def do_GET(self) -> None:
-            page = pages.get(self.path, Page(404, {}, b"not found"))
+            page = pages.get(self.path, unknown)
             time.sleep(page.wait)
             with contextlib.suppress(OSError):  # the client gave up (timeout, size limit)
                 self.send_response(page.status)

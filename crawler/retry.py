@@ -9,6 +9,21 @@ from scrapy.downloadermiddlewares.retry import RetryMiddleware
 from scrapy.http import Request, Response
 
 
+def backoff(attempt: int, base: float, ceiling: float) -> float:
+    """Seconds before the `attempt`-th retry of a request: base * 2**(attempt-1), at most
+    `ceiling`."""
+    return min(base * 2 ** (attempt - 1), ceiling)
+
+
+def retry_wait(retry_times: int, base: float, ceiling: float) -> float:
+    """Seconds one request that fails every try spends waiting between its tries (the
+    middleware's delays without Retry-After). An outlet that cannot be reached costs a crawl
+    this twice (its robots.txt, then its listings, fetched side by side), plus the tries'
+    own time: none when the host is unknown or refuses, crawl.download_timeout each when
+    its connections hang."""
+    return sum(backoff(attempt, base, ceiling) for attempt in range(1, retry_times + 1))
+
+
 class BackoffRetryMiddleware(RetryMiddleware):
     """Scrapy's retry middleware, waiting before each retry.
 
@@ -24,10 +39,10 @@ class BackoffRetryMiddleware(RetryMiddleware):
     def delay(self, retry: Request, retry_after: bytes | None = None) -> float:
         """Seconds to wait before sending `retry`."""
         attempt = int(retry.meta.get("retry_times", 1))
-        wait = self.base * 2 ** (attempt - 1)
+        wait = backoff(attempt, self.base, self.ceiling)
         if retry_after and retry_after.strip().isdigit():
-            wait = max(wait, float(retry_after))
-        return min(wait, self.ceiling)
+            wait = max(wait, min(float(retry_after), self.ceiling))
+        return wait
 
     async def process_response(self, request: Request, response: Response,
                                spider: Any = None) -> Request | Response:

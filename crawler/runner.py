@@ -6,14 +6,16 @@ import json
 import signal
 import subprocess
 import sys
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from parawire.config import CrawlConfig, Settings
 from parawire.crawler.pipelines import FAILURE_STAT
+from parawire.crawler.reach import Tally, outlet_health, run_verdict
 from parawire.crawler.scope import CrawlScope
-from parawire.errors import ParawireError
+from parawire.errors import NoOutletReached, OutletsFailed, ParawireError
+from parawire.records import CrawlRun
 from parawire.stage import interrupt_reason
 from parawire.store import Store, open_store
 
@@ -81,12 +83,24 @@ def crawl_here(job: dict[str, Any]) -> None:
     if failure:  # the store could not take articles (even those of the last batch)
         store.finish_crawl_run(run_id, _counts(stats), "failed", str(failure))
     elif ended == "finished":
-        store.finish_crawl_run(run_id, _counts(stats))
+        _finish(store, run_id, _counts(stats), crawler.spider.reach)
     elif ended == "shutdown":
         store.finish_crawl_run(run_id, _counts(stats), "interrupted", "stopped by a signal")
     else:
         store.finish_crawl_run(run_id, _counts(stats), "failed",
                                f"the crawl ended with {ended or 'no reason'}")
+
+
+def _finish(store: Store, run_id: int, counts: dict[str, int], reach: dict[str, Tally]) -> None:
+    """Close a crawl that ended by itself: failed when it reached no outlet, otherwise
+    finished (partial, or a quiet day, said in its reason); each outlet's health carried on
+    from its previous run."""
+    when = datetime.now(UTC).replace(tzinfo=None)
+    previous = store.outlet_health(reach)
+    outlets = {name: outlet_health(name, tally, previous.get(name), when)
+               for name, tally in reach.items()}
+    status, reason = run_verdict(outlets, counts.get("stored", 0))
+    store.finish_crawl_run(run_id, counts, status, reason, outlets, finished_at=when)
 
 
 def _filters(scope: CrawlScope) -> dict[str, Any]:
@@ -106,7 +120,9 @@ def sources_path(settings: Settings, override: str | Path | None = None) -> Path
 
 def run_crawl(settings: Settings, scope: CrawlScope) -> dict[str, Any]:
     """Crawl the scope's outlets for articles published in its window; returns the run's
-    counts (the crawl stage).
+    counts (the crawl stage), with its status, whether it is partial, the outlets that
+    failed and its reason. A run that reached no outlet returns as "failed" (`crawl_verdict`
+    turns that into an error); any other failure raises.
 
     Each run logs every skipped or failed URL with its reason to data_dir/logs.
     """
@@ -138,9 +154,30 @@ def run_crawl(settings: Settings, scope: CrawlScope) -> dict[str, Any]:
                                f"the crawler exited with code {exitcode}; log: {log_file}")
         run = store.crawl_run(run_id)
         assert run is not None
-    if run.status != "finished":
+    unreached = run.status == "failed" and bool(run.outlets)
+    if run.status != "finished" and not unreached:
         raise ParawireError(f"crawl run {run_id} {run.status}: {run.reason}; log: {log_file}")
-    return {"run_id": run_id, "log": str(log_file), **run.counts}
+    return {"run_id": run_id, "log": str(log_file), **run_summary(run), **run.counts}
+
+
+def run_summary(run: CrawlRun) -> dict[str, Any]:
+    """How a crawl run ended, as the crawl stage reports it."""
+    return {"status": run.status, "partial": run.partial, "failed_outlets": run.failed_outlets,
+            **({"reason": run.reason} if run.reason else {})}
+
+
+def crawl_verdict(runs: list[dict[str, Any]]) -> OutletsFailed | None:
+    """The error that crawl results (of `run_crawl`) make of their outlets' failures: none
+    reached (every run failed), some failed (a run failed or is partial), or None."""
+    failed = [run for run in runs if run.get("status") == "failed"]
+    troubled = [run for run in runs if run.get("status") == "failed" or run.get("partial")]
+    if not troubled:
+        return None
+    reasons = "; ".join(f"run {run['run_id']}: {run.get('reason', '')}" for run in troubled)
+    if runs and len(failed) == len(runs):
+        return NoOutletReached(f"the crawl reached no outlet: {reasons}")
+    outlets = sorted({name for run in troubled for name in run.get("failed_outlets", [])})
+    return OutletsFailed(f"some outlets failed ({', '.join(outlets)}): {reasons}")
 
 
 def _run_child(store: Store, run_id: int, job: dict[str, Any]) -> int:

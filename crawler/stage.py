@@ -1,7 +1,7 @@
 """The crawl stage, in the stage contract's shape."""
 
 from parawire.config import Settings
-from parawire.crawler.runner import run_crawl
+from parawire.crawler.runner import crawl_verdict, run_crawl
 from parawire.crawler.scope import CrawlScope
 from parawire.stage import Stage, Watch
 from parawire.store import store_of
@@ -15,4 +15,5 @@ def articles_stored(settings: Settings) -> int:
 CRAWL = Stage(
     name="crawl",
     summary="Crawl the outlets' feeds, sitemaps and section pages for articles in the date window.",
-    scope=CrawlScope, work=run_crawl, watch=Watch(count=articles_stored, unit="article"))
+    scope=CrawlScope, work=run_crawl, watch=Watch(count=articles_stored, unit="article"),
+    verdict=crawl_verdict)

@@ -7,14 +7,14 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 
 from parawire.dashboard import health, review, runs
 from parawire.dashboard.overview import Breakdown
 from parawire.dashboard.pair_search import PairFilters, search_pairs
 from parawire.dashboard.precision import Precision
 from parawire.dashboard.review import MAX_SAMPLE
-from parawire.dashboard.runs import RunView, utc
+from parawire.dashboard.runs import OutletView, RunView, utc
 from parawire.dashboard.security import require_token
 from parawire.dashboard.state import DashboardState, state_of
 from parawire.records import Article as StoredArticle
@@ -138,6 +138,9 @@ class LabelOut(BaseModel):
     reviewer: str
 
 
+_LABELS = TypeAdapter(list[LabelOut])
+
+
 def precision_out(precision: Precision) -> PrecisionOut:
     """The API's shape of a Precision."""
     return PrecisionOut(right=precision.right, wrong=precision.wrong, labeled=precision.labeled,
@@ -151,16 +154,29 @@ def existing_run(state: DashboardState, run_id: int) -> int:
     return run_id
 
 
+def overview_json(overview: dict[str, Any]) -> bytes:
+    """The overview as the API answers it (validated by the Overview model)."""
+    return Overview.model_validate(overview).model_dump_json().encode()
+
+
 @router.get("/overview", response_model=Overview)
-def get_overview(state: State) -> dict[str, Any]:
+def get_overview(state: State) -> Response:
     """Articles, sentences, references and pairs per day, outlet, topic and language."""
-    return state.overview.get()
+    return Response(state.overview.rendered("api", overview_json),
+                    media_type="application/json")
 
 
 @router.get("/crawl-runs", response_model=list[RunView])
 def get_crawl_runs(state: State, limit: RunLimit = 20) -> list[RunView]:
     """The latest crawl runs with their counts, error counts apart."""
     return runs.crawl_runs(state.store, limit)
+
+
+@router.get("/outlets", response_model=list[OutletView])
+def get_outlets(state: State) -> list[OutletView]:
+    """Each outlet as its latest crawl left it: verdict, last success, failed days, last
+    error (an outlet whose crawls failed on two days running has `failed_days` 2)."""
+    return runs.outlets(state.store)
 
 
 @router.get("/alignment-runs", response_model=list[RunView])
@@ -217,9 +233,10 @@ def get_labels(state: State, run_id: RunId,
         return Response(review.labels_csv(labels, views), media_type="text/csv",
                         headers={"Content-Disposition":
                                  f'attachment; filename="run-{run_id}-labels.csv"'})
-    return [LabelOut(pair_id=label.pair_id, correct=label.correct,
-                     labeled_at=utc(label.labeled_at), reviewer=label.reviewer)
-            for label in labels]
+    # Serialised in one pass (the labels are built here, so FastAPI need not check them).
+    return Response(_LABELS.dump_json([
+        LabelOut(pair_id=label.pair_id, correct=label.correct, labeled_at=utc(label.labeled_at),
+                 reviewer=label.reviewer) for label in labels]), media_type="application/json")
 
 
 @router.post("/runs/{run_id}/labels", response_model=PrecisionOut,

@@ -18,15 +18,15 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from parawire.config import Settings
-from parawire.dashboard import api, pages
+from parawire.dashboard import api, pages, stories
 from parawire.dashboard.guards import (
+    ControlGuard,
+    HostGuard,
     allowed_methods,
-    control_guard,
-    host_guard,
     store_unavailable,
 )
 from parawire.dashboard.overview import OverviewCache
-from parawire.dashboard.security import security_headers
+from parawire.dashboard.security import SecurityHeaders
 from parawire.dashboard.state import DashboardState
 from parawire.store import Store, store_of
 
@@ -87,13 +87,14 @@ def create_app(settings: Settings, token: str | None = None, store: Store | None
         overview=OverviewCache(store, settings.dashboard.overview_check_seconds))
     # The last added middleware runs first: headers on every answer, then the Host check,
     # then control characters.
-    app.middleware("http")(control_guard)
-    app.middleware("http")(host_guard(settings.dashboard.allowed_hosts))
-    app.middleware("http")(security_headers)
+    app.add_middleware(ControlGuard)
+    app.add_middleware(HostGuard, allowed=settings.dashboard.allowed_hosts)
+    app.add_middleware(SecurityHeaders)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(DBAPIError, store_unavailable)
     app.include_router(api.router)
+    app.include_router(stories.router)
     app.include_router(api.service_router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -1,18 +1,22 @@
 """Requests refused before any route runs (a foreign Host, control bytes), a store that
-cannot be read answered 503, and 405s that name every method the path allows."""
+cannot be read answered 503, and 405s that name every method the path allows.
+
+The guards are plain ASGI middleware (no BaseHTTPMiddleware, which runs each request
+through a task group and a memory stream: a cost every request paid)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from urllib.parse import unquote
 
 from fastapi import Request
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import DBAPIError
+from starlette.datastructures import Headers, QueryParams
 from starlette.routing import Match
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-Handler = Callable[[Request], Awaitable[Response]]
 # C0 controls (NUL included), DEL and the C1 controls: never part of a name, date or search.
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
@@ -26,40 +30,50 @@ def host_name(header: str) -> str:
     return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
 
 
-def host_guard(allowed: Iterable[str]) -> Callable[[Request, Handler], Awaitable[Response]]:
+class HostGuard:
     """Middleware refusing (400) a request whose Host is not one of `allowed` ("*": any)."""
-    names = {name.strip().lower().strip("[]") for name in allowed}
 
-    async def guard(request: Request, call_next: Handler) -> Response:
-        host = host_name(request.headers.get("host", ""))
-        if "*" not in names and host not in names:
-            return JSONResponse({"detail": f"host {host!r} is not served here: add it to "
-                                           f"dashboard.allowed_hosts"}, status_code=400)
-        return await call_next(request)
+    def __init__(self, app: ASGIApp, allowed: Iterable[str]) -> None:
+        self.app = app
+        self.names = {name.strip().lower().strip("[]") for name in allowed}
 
-    return guard
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            host = host_name(Headers(scope=scope).get("host", ""))
+            if "*" not in self.names and host not in self.names:
+                refused = JSONResponse({"detail": f"host {host!r} is not served here: add it "
+                                                  f"to dashboard.allowed_hosts"}, status_code=400)
+                await refused(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
-def _control_problems(request: Request) -> list[dict[str, object]]:
-    path = unquote(request.url.path)
+def _control_problems(scope: Scope) -> list[dict[str, object]]:
+    path = unquote(scope["path"])
     problems: list[dict[str, object]] = []
     if CONTROL.search(path):
         problems.append({"loc": ["path"], "msg": "control character in the path",
                          "type": "control_character"})
-    for name, value in request.query_params.multi_items():
+    for name, value in QueryParams(scope["query_string"]).multi_items():
         if CONTROL.search(name) or CONTROL.search(value):
             problems.append({"loc": ["query", name], "msg": "control character in the value",
                              "type": "control_character"})
     return problems
 
 
-async def control_guard(request: Request, call_next: Handler) -> Response:
+class ControlGuard:
     """Middleware refusing (422, as a validation error) NUL and other control characters
     in the path or any query parameter."""
-    problems = _control_problems(request)
-    if problems:
-        return JSONResponse({"detail": problems}, status_code=422)
-    return await call_next(request)
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        problems = _control_problems(scope) if scope["type"] == "http" else []
+        if problems:
+            await JSONResponse({"detail": problems}, status_code=422)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
 
 async def store_unavailable(request: Request, exc: Exception) -> Response:

@@ -1,17 +1,20 @@
 """`/health` (are the store and the index reachable) and Prometheus `/metrics` (volumes,
-crawl pages and errors by reason, run durations), both read from the store when asked."""
+crawl pages and errors by reason, each outlet's health, run durations), both read from the
+store when asked."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC
 from typing import Any
 
 from prometheus_client import CollectorRegistry, generate_latest
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
 from parawire.config import Settings
 from parawire.errors import ParawireError
 from parawire.indexer import open_index
+from parawire.records import Reach, Run
 from parawire.store import Store
 
 RUNS_SEEN = 50  # /metrics reports on the latest crawl and alignment runs
@@ -22,8 +25,7 @@ def health(settings: Settings, store: Store) -> tuple[bool, dict[str, Any]]:
     """Whether the store and the index answer, each with its one-line reason when not."""
     checks: dict[str, dict[str, Any]] = {}
     try:
-        store.alignment_runs(limit=1)  # a read of the store, as cheap as one can be
-        store.crawl_runs(limit=1)
+        store.alignment_runs(limit=1)  # one read of the store, as cheap as one can be
         checks["store"] = {"ok": True}
     except Exception as exc:
         checks["store"] = {"ok": False, "error": _line(exc)}
@@ -58,7 +60,8 @@ class StoreCollector:
         errors = GaugeMetricFamily("parawire_crawl_errors", "Errors of the latest crawl runs, by reason.",
                                    labels=["reason"])
         totals: dict[str, int] = {}
-        for run in self.store.crawl_runs(limit=RUNS_SEEN):
+        crawls = self.store.crawl_runs(limit=RUNS_SEEN)
+        for run in crawls:
             for key, value in run.counts.items():
                 totals[key] = totals.get(key, 0) + int(value)
         for key, value in sorted(totals.items()):
@@ -68,13 +71,41 @@ class StoreCollector:
                 fetched.add_metric([key], value)
         yield fetched
         yield errors
-        yield self._durations()
+        yield from self._outlets()
+        yield self._durations(crawls)
 
-    def _durations(self) -> Metric:
+    def _outlets(self) -> Iterator[Metric]:
+        """Each outlet's health (alert on `parawire_outlet_failed_days >= 2`: an outlet that
+        failed 2 days running) and the crawl's failed requests by error class."""
+        up = GaugeMetricFamily("parawire_outlet_up", "1 when the outlet's latest crawl "
+                               "reached it (ok or partial), 0 when it failed.", labels=["outlet"])
+        partial = GaugeMetricFamily("parawire_outlet_partial", "1 when some listings of the "
+                                    "outlet failed in its latest crawl.", labels=["outlet"])
+        days = GaugeMetricFamily("parawire_outlet_failed_days", "Days (UTC) with a failed "
+                                 "crawl of the outlet since a crawl last reached it.",
+                                 labels=["outlet"])
+        success = GaugeMetricFamily("parawire_outlet_last_success_timestamp_seconds",
+                                    "When a crawl last reached the outlet (Unix time; absent: "
+                                    "never).", labels=["outlet"])
+        for name, health in self.store.outlet_health().items():
+            up.add_metric([name], 0 if health.state is Reach.FAILED else 1)
+            partial.add_metric([name], 1 if health.state is Reach.PARTIAL else 0)
+            days.add_metric([name], health.failed_days)
+            if health.last_success is not None:
+                success.add_metric([name], health.last_success.replace(tzinfo=UTC).timestamp())
+        failures = CounterMetricFamily("parawire_crawl_failures", "Requests of every crawl run "
+                                       "that failed, by error class (http_503, timeout, "
+                                       "CannotResolveHostError, bad_listing, ...).",
+                                       labels=["error"])
+        for error, count in self.store.crawl_error_totals().items():
+            failures.add_metric([error], count)
+        yield from (up, partial, days, success, failures)
+
+    def _durations(self, crawls: list[Run]) -> Metric:
         durations = GaugeMetricFamily("parawire_run_duration_seconds",
                                       "Duration of the latest finished runs.",
                                       labels=["kind", "run", "status"])
-        for kind, found in (("crawl", self.store.crawl_runs(limit=RUNS_SEEN)),
+        for kind, found in (("crawl", crawls),
                             ("alignment", self.store.alignment_runs(limit=RUNS_SEEN))):
             for run in found:
                 if run.started_at and run.finished_at:

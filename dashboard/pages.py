@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import date
 from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Any
@@ -13,7 +15,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 
-from parawire.dashboard import review, runs
+from parawire.dashboard import review, runs, stories
 from parawire.dashboard.api import MAX_ID, existing_run
 from parawire.dashboard.overview import DIMENSIONS, METRICS
 from parawire.dashboard.pair_search import PairFilters, search_pairs
@@ -32,11 +34,24 @@ templates = Jinja2Templates(env=jinja2.Environment(
 templates.env.filters["safe_link"] = runs.safe_link
 templates.env.globals["diff_sides"] = diff_sides
 State = Annotated[DashboardState, Depends(state_of)]
+_RENDERED: dict[str, tuple[str, bytes]] = {}  # page -> (content, page), the last rendered
 router = APIRouter(include_in_schema=False)
 
 
 def _page(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
     return templates.TemplateResponse(request, name, context, status_code=status_code)
+
+
+def _memoised(page: str, content: str, render: Callable[[], str]) -> bytes:
+    """`render()` of a page, rendered again only when its `content` (the repr of what it
+    shows) changed since the last time: fifty runs' counts take longer to render than to
+    read."""
+    kept = _RENDERED.get(page)
+    if kept is not None and kept[0] == content:
+        return kept[1]
+    body = render().encode()
+    _RENDERED[page] = (content, body)
+    return body
 
 
 def _id(value: int, what: str) -> int:
@@ -53,18 +68,24 @@ def plotly_js() -> FileResponse:
 
 
 @router.get("/", response_class=HTMLResponse)
-def overview_page(request: Request, state: State) -> HTMLResponse:
-    """Volume charts per day, outlet, topic and language."""
-    return _page(request, "overview.html", data=state.overview.get(), dimensions=DIMENSIONS,
-                 metrics=METRICS)
+def overview_page(state: State) -> HTMLResponse:
+    """Volume charts per day, outlet, topic and language (rendered once per count)."""
+    def render(overview: dict[str, Any]) -> bytes:
+        return templates.get_template("overview.html").render(
+            data=overview, dimensions=DIMENSIONS, metrics=METRICS).encode()
+
+    return HTMLResponse(state.overview.rendered("page", render))
 
 
 @router.get("/crawl", response_class=HTMLResponse)
-def crawl_page(request: Request, state: State) -> HTMLResponse:
-    """Crawl runs with counts and errors by type, and the index statistics."""
-    return _page(request, "crawl.html", runs=runs.crawl_runs(state.store, RUNS_SHOWN),
-                 index=runs.index_stats(state.settings,
-                                        state.overview.get()["totals"]["sentences"]))
+def crawl_page(state: State) -> HTMLResponse:
+    """Each outlet's health, crawl runs with counts and errors by type, and the index
+    statistics."""
+    shown = runs.crawl_runs(state.store, RUNS_SHOWN)
+    outlets = runs.outlets(state.store)
+    index = runs.index_stats(state.settings, state.overview.get()["totals"]["sentences"])
+    return HTMLResponse(_memoised("crawl", repr((shown, outlets, index)), lambda: templates.get_template(
+        "crawl.html").render(runs=shown, outlets=outlets, index=index)))
 
 
 @router.get("/runs", response_class=HTMLResponse)
@@ -86,6 +107,21 @@ def pairs_page(request: Request, state: State) -> HTMLResponse:
     if next_before is not None:
         next_query = {**given, "before": str(next_before)}
     return _page(request, "pairs.html", filters=filters, pairs=found, next_query=next_query)
+
+
+@router.get("/stories", response_class=HTMLResponse)
+def stories_page(request: Request, state: State, day: date | None = None) -> HTMLResponse:
+    """Stories per day, and the stories that opened on one day (the latest by default)."""
+    days = state.store.story_days()
+    shown = day or (days[0].day if days else None)
+    opened = state.store.stories_opened_on(shown) if shown else []
+    return _page(request, "stories.html", days=days, day=shown, stories=opened)
+
+
+@router.get("/stories/{story_id}", response_class=HTMLResponse)
+def story_page(request: Request, state: State, story_id: int) -> HTMLResponse:
+    """A story's articles by outlet, side by side, and the pairs found between them."""
+    return _page(request, "story.html", detail=stories.story_detail(state.store, story_id))
 
 
 @router.get("/articles/{article_id}", response_class=HTMLResponse)

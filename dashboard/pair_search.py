@@ -48,6 +48,7 @@ class PairFilters(BaseModel):
         None, ge=0, le=1, description="The pair scorer's probability at least this (pairs "
                                       "stored without one are left out).")
     run: int | None = Field(None, ge=1, le=2**31 - 1, description="Alignment run id.")
+    story: int | None = Field(None, ge=1, le=2**31 - 1, description="Story id.")
     before: int | None = Field(None, ge=1, le=2**31 - 1,
                                description="Only pairs with a smaller id (the next page).")
     limit: int = Field(20, ge=1, le=MAX_PAGE)

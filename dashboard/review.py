@@ -19,9 +19,7 @@ def sample(store: Store, run_id: int, size: int) -> list[PairListing]:
 
 def run_precision(store: Store, run_id: int) -> Precision:
     """The run's precision estimated from its labels."""
-    labels = store.review_labels(run_id)
-    right = sum(1 for label in labels if label.correct)
-    return precision_of(right, len(labels) - right)
+    return precision_of(*store.label_counts(run_id))
 
 
 def _cell(text: str) -> str:

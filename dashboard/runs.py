@@ -10,7 +10,7 @@ from typing import Any
 from parawire.config import Settings
 from parawire.errors import ParawireError
 from parawire.indexer import open_index
-from parawire.records import Run
+from parawire.records import OutletHealth, Run
 from parawire.store import Store
 
 # The crawler counts failures as "errors/<type>" and dropped pages as "skipped/<reason>".
@@ -70,6 +70,33 @@ def run_view(run: Run) -> RunView:
 def crawl_runs(store: Store, limit: int) -> list[RunView]:
     """The latest crawl runs, newest first, their errors by type apart."""
     return [run_view(run) for run in store.crawl_runs(limit=limit)]
+
+
+@dataclass(slots=True)
+class OutletView:
+    """An outlet as its latest crawl left it: that crawl's verdict (ok, partial, failed)
+    and reason, when a crawl last reached it, on how many days (UTC) its crawls have failed
+    since, and its latest error."""
+
+    outlet: str
+    state: str
+    reason: str
+    last_success: datetime | None
+    failed_days: int
+    last_error: str
+    last_error_at: datetime | None
+
+
+def outlet_view(name: str, health: OutletHealth) -> OutletView:
+    """The view of one outlet's health."""
+    return OutletView(outlet=name, state=str(health.state), reason=health.reason,
+                      last_success=utc(health.last_success), failed_days=health.failed_days,
+                      last_error=health.last_error, last_error_at=utc(health.last_error_at))
+
+
+def outlets(store: Store) -> list[OutletView]:
+    """Every outlet the latest crawl runs crawled, by name."""
+    return [outlet_view(name, health) for name, health in store.outlet_health().items()]
 
 
 def alignment_runs(store: Store, limit: int) -> list[RunView]:

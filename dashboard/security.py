@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Awaitable, Callable
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Request, Response, status
+from fastapi import Depends, HTTPException, Request, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 # Scripts only from this server (no inline script, so injected markup cannot run any).
 CONTENT_SECURITY_POLICY = (
@@ -15,6 +16,9 @@ CONTENT_SECURITY_POLICY = (
     "img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
     "frame-ancestors 'none'"
 )
+HEADERS = {"Content-Security-Policy": CONTENT_SECURITY_POLICY,
+           "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+           "X-Frame-Options": "DENY"}
 _bearer = HTTPBearer(auto_error=False, description="serve.token, as `Authorization: Bearer …`")
 
 
@@ -32,12 +36,22 @@ def require_token(
                             headers={"WWW-Authenticate": "Bearer"})
 
 
-async def security_headers(request: Request,
-                           call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-    """Add CSP and related headers to every response."""
-    response = await call_next(request)
-    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    response.headers["X-Frame-Options"] = "DENY"
-    return response
+class SecurityHeaders:
+    """Middleware adding CSP and related headers to every response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in HEADERS.items():
+                    headers[name] = value
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)

@@ -21,6 +21,7 @@ class DashboardState:
     overview: OverviewCache
 
 
-def state_of(request: Request) -> DashboardState:
-    """The state of the app serving this request (a FastAPI dependency)."""
+async def state_of(request: Request) -> DashboardState:
+    """The state of the app serving this request (a FastAPI dependency; async, so that it
+    runs on the event loop instead of taking a worker thread of its own)."""
     return request.app.state.dashboard

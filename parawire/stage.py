@@ -163,7 +163,10 @@ class Watch:
 class Stage(Generic[ScopeT]):
     """One stage of the pipeline, as a room exports it: name, one-line summary, scope
     model, and either `work` (one function) or `parts` (a split stage); `watch`, for a
-    progress bar of a one-function stage."""
+    progress bar of a one-function stage; `verdict`, for a stage whose work can end without
+    an exception yet not well (a crawl that reached no outlet): the error its runs' counts
+    make, raised by the roof once the counts are reported (commands end with its exit
+    code), or None."""
 
     name: str
     summary: str
@@ -171,6 +174,7 @@ class Stage(Generic[ScopeT]):
     work: Callable[[Settings, ScopeT], Counts] | None = None
     parts: Parts[ScopeT] | None = None
     watch: Watch | None = None
+    verdict: Callable[[list[Counts]], ParawireError | None] | None = None
 
     def __post_init__(self) -> None:
         if (self.work is None) == (self.parts is None):

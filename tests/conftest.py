@@ -25,6 +25,15 @@ def _service_url(name: str) -> str:
     return url
 
 
+@pytest.fixture(autouse=True)
+def _search_the_window(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests of the window search (written before stories, with made-up articles that no
+    story groups) run with align.within = "window" unless marked `within_story`, which keeps
+    the default (the search within stories), as do the README and demo tests."""
+    if request.node.get_closest_marker("within_story") is None:
+        monkeypatch.setenv("PARAWIRE_ALIGN__WITHIN", "window")
+
+
 @pytest.fixture(scope="session")
 def postgres_url() -> str:
     """URL of the PostgreSQL server make test started."""

@@ -20,6 +20,7 @@ from parawire.crawler.failures import failure_reason
 from parawire.crawler.language import detect_language, same_language
 from parawire.crawler.listings import Listed, ListingError, parse_feed, parse_section, parse_sitemap
 from parawire.crawler.outlets import OutletLearning, outlet_key
+from parawire.crawler.reach import Tally
 from parawire.crawler.sources import DEFAULT_SOURCES, Outlet, Section, Sources, load_sources
 from parawire.crawler.topics import OTHER, assign_topic
 from parawire.records import Article
@@ -44,7 +45,8 @@ class NewsSpider(scrapy.Spider):
     """Follows each outlet's feeds, sitemaps and section pages to articles in a date window.
 
     Every page that yields no article is counted under the reason it was skipped
-    (`skipped/<reason>`) or failed (`errors/<reason>`) and logged with its URL.
+    (`skipped/<reason>`) or failed (`errors/<reason>`) and logged with its URL; each
+    outlet's listings and pages, fetched or failed, are tallied in `reach`.
     """
 
     name = "news"
@@ -75,6 +77,7 @@ class NewsSpider(scrapy.Spider):
         self.learning = learning or OutletLearning(None)
         # Extraction off the reactor's thread (crawler.pool); None: in this thread.
         self.pool = pool
+        self.reach = {outlet.name: Tally() for outlet in self.outlets}
 
     def closed(self, reason: str) -> None:
         """Scrapy hook: store what was learned of the outlets since the last save."""
@@ -127,10 +130,17 @@ class NewsSpider(scrapy.Spider):
                               cb_kwargs={"outlet": outlet, **extra}, dont_filter=True)
 
     def failed(self, failure: Any) -> None:
-        """Log and count a request that could not be fetched."""
+        """Log and count a request that could not be fetched, for its outlet too."""
+        request = failure.request
         reason = failure_reason(failure.value)
         self.count(f"errors/{reason}")
-        self.logger.warning("fetch failed: %s (%s)", failure.request.url, reason)
+        self.logger.warning("fetch failed: %s (%s)", request.url, reason)
+        outlet = request.cb_kwargs.get("outlet")
+        if outlet is not None:
+            detail = (str(failure.value).strip().splitlines() or [""])[0][:200]
+            self.reach[outlet.name].failed(request.callback != self.parse_article, reason,
+                                           request.url, request.meta.get("retry_times", 0) + 1,
+                                           detail)
 
     # -- listings -------------------------------------------------------------------
     def parse_feed(self, response: Response, outlet: Outlet) -> Iterator[scrapy.Request]:
@@ -145,31 +155,36 @@ class NewsSpider(scrapy.Spider):
                       page: int) -> Iterator[scrapy.Request]:
         """Article requests from a section page, and its next page up to the limit."""
         if not isinstance(response, HtmlResponse):
-            self._bad_listing(response.url, "not an HTML page")
+            self._bad_listing(response.url, outlet, "not an HTML page")
             return
         try:
             found = parse_section(page_text(response)[0], response.url, section.article_pattern)
         except ListingError as exc:
-            self._bad_listing(response.url, str(exc))
+            self._bad_listing(response.url, outlet, str(exc))
             return
-        self.count("listings")
+        self._listing_read(outlet)
         for url in found.articles:
             yield from self._article_request(url, outlet, None)
         if found.next_page and page < section.max_pages and outlet.allows(found.next_page):
             yield self._listing(found.next_page, outlet, self.parse_section, section=section,
                                 page=page + 1)
 
-    def _bad_listing(self, url: str, reason: str) -> None:
+    def _bad_listing(self, url: str, outlet: Outlet, reason: str) -> None:
         self.count("errors/bad_listing")
         self.logger.warning("bad listing %s: %s", url, reason)
+        self.reach[outlet.name].failed(True, "bad_listing", url, detail=reason)
+
+    def _listing_read(self, outlet: Outlet) -> None:
+        self.count("listings")
+        self.reach[outlet.name].listings += 1
 
     def _follow(self, response: Response, outlet: Outlet, parser: Any) -> Iterator[scrapy.Request]:
         try:
             listed: list[Listed] = parser(response.body)
         except ListingError as exc:
-            self._bad_listing(response.url, str(exc))
+            self._bad_listing(response.url, outlet, str(exc))
             return
-        self.count("listings")
+        self._listing_read(outlet)
         for item in listed:
             url = response.urljoin(item.url)
             if not self.listed_in_window(item):
@@ -221,6 +236,7 @@ class NewsSpider(scrapy.Spider):
                             listed_day: date | None) -> AsyncIterator[Article]:
         """Extract one article; skip (and count) pages that hold none."""
         self.count("fetched")
+        self.reach[outlet.name].pages += 1
         if not isinstance(response, HtmlResponse):
             content_type = response.headers.get(b"Content-Type", b"").decode("latin-1")
             self.skip("not_html", f"{response.url} ({content_type or 'no content type'})")

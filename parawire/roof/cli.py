@@ -1,7 +1,9 @@
 """The `parawire` command line: one sub-command per stage, plus demo, pipeline and status.
 
 Every command takes `--config`, `--log-level` and `--log-format` (before or after its name),
-`-h`; a bad input is one line on stderr and exit code 1, Ctrl-C exit code 130."""
+`-h`; a bad input is one line on stderr and exit code 1, Ctrl-C exit code 130; a crawl
+(`crawl`, `pipeline`, `daily`) that reached no outlet exits 3, one where some outlets
+failed 4, after its report."""
 
 from __future__ import annotations
 
@@ -31,8 +33,9 @@ _CONFIG, _LEVEL, _FORMAT = "parawire.config_file", "parawire.log_level", "parawi
 
 class _Cli(click.Group):
     """Turns ParawireError, and an error of the disk or the store (full, gone), into one
-    line on stderr and exit code 1; Ctrl-C (or SIGTERM) into exit 130, also when the clean-up
-    it set off failed in turn (a transaction cut in the middle that cannot roll back)."""
+    line on stderr and exit code 1 (or the error's own `exit_code`); Ctrl-C (or SIGTERM)
+    into exit 130, also when the clean-up it set off failed in turn (a transaction cut in
+    the middle that cannot roll back)."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -48,7 +51,7 @@ class _Cli(click.Group):
                 raise
             click.echo(f"parawire: error: {exc if isinstance(exc, ParawireError) else describe(exc)}",
                        err=True)
-            ctx.exit(1)
+            ctx.exit(getattr(exc, "exit_code", 1))
 
 
 def _interrupted(ctx: click.Context) -> None:
@@ -137,6 +140,9 @@ def _stage_command(stage: Stage, cls: type[click.Command] = click.Command) -> cl
         counts = Pipeline(_settings(ctx)).run(stage.name, scope)
         log.info("%s: done: %s", stage.name, counts)
         _echo(counts)
+        failure = stage.verdict([counts]) if stage.verdict is not None else None
+        if failure is not None:
+            raise failure
 
     extra = {"invoke_without_command": True} if issubclass(cls, click.Group) else {}
     return cls(stage.name, callback=callback, params=list(scope_options(stage.scope)),
@@ -334,7 +340,18 @@ def _run_pipeline(ctx: click.Context, **given: Any) -> None:
     from parawire.roof.pipeline import Pipeline
 
     crawl = scope_values(stage_named("crawl").scope, given)
-    _echo(Pipeline(_settings(ctx)).run_all({"crawl": crawl}))
+    report = Pipeline(_settings(ctx)).run_all({"crawl": crawl})
+    _echo(report)
+    _outlets_failed([report["crawl"]])
+
+
+def _outlets_failed(crawls: list[dict[str, Any]]) -> None:
+    """End the command with the crawl's verdict when outlets failed (exit 3 or 4)."""
+    from parawire.roof.pipeline import outlet_verdict
+
+    failure = outlet_verdict(crawls)
+    if failure is not None:
+        raise failure
 
 
 main.add_command(click.Command(
@@ -449,7 +466,9 @@ def daily(ctx: click.Context, day: datetime | None) -> None:
     """Run the daily job once: crawl each outlet, then annotate, index and align those days."""
     from parawire.roof.pipeline import Pipeline
 
-    _echo(Pipeline(_settings(ctx)).daily(day.date() if day else _today()))
+    report = Pipeline(_settings(ctx)).daily(day.date() if day else _today())
+    _echo(report)
+    _outlets_failed(report["crawl"])
 
 
 def _exec_celery(settings: Settings, command: str, celery_args: tuple[str, ...]) -> None:

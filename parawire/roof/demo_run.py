@@ -39,11 +39,13 @@ def run_demo(settings: Settings) -> str:
     run_id = report["align"]["run_id"]
     rows = list(store.pair_rows(run_id))
     cross_outlet = sum(1 for row in rows if row.input.source != row.target.source)
-    counts, corpus = store.counts(), report["export"]
+    counts, corpus, stories = store.counts(), report["export"], store.story_counts()
     return "\n".join([
         f"demo finished in {time.monotonic() - started:.1f}s",
         f"  articles:   {counts['articles']} (stored this run: {report['crawl'].get('stored', 0)})",
         f"  sentences:  {counts['sentences']}",
+        f"  stories:    {stories['stories']} ({stories['multi_outlet_stories']} told by "
+        f"several outlets)",
         f"  references: {report['align'].get('references_done', 0)}",
         f"  pairs mined: {len(rows)} by alignment run {run_id} "
         f"({cross_outlet} with input and target from different outlets)",

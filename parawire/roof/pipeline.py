@@ -18,8 +18,8 @@ from redis.exceptions import RedisError
 from tqdm import tqdm
 
 from parawire.config import Settings
-from parawire.crawler import load_sources, sources_path
-from parawire.errors import ParawireError
+from parawire.crawler import load_sources, run_summary, sources_path
+from parawire.errors import NoOutletReached, OutletsFailed, ParawireError
 from parawire.roof.stages import PIPELINE, stage_named
 from parawire.roof.tasks import DAILY_TASK, create_app, open_split, task_name
 from parawire.stage import Counts, Scope, Stage, describe
@@ -159,26 +159,45 @@ class Pipeline:
                 result, sent, stall = outcome.apply_async(), now, 2 * stall
 
     def run_all(self, scopes: dict[str, Scope | dict[str, Any]]) -> dict[str, Counts]:
-        """crawl → annotate → index → align → export, each with its scope (export takes the
-        alignment's run); returns each stage's counts."""
+        """crawl → annotate → index → stories → align → export, each with its scope (export
+        takes the alignment's run); returns each stage's counts. A crawl that reached no
+        outlet ends the pipeline there (`outlet_verdict` of the report tells)."""
         report: dict[str, Counts] = {}
         for name in PIPELINE:
             scope = dict(scopes.get(name) or {})
             if name == "export":
                 scope.setdefault("run_id", report["align"]["run_id"])
             report[name] = self.run(name, scope)
+            if name == "crawl" and isinstance(outlet_verdict([report[name]]), NoOutletReached):
+                break
         return report
 
     def daily(self, day: date) -> dict[str, Any]:
-        """The daily job for `day` (crawl per outlet → annotate → index → align), as tasks;
-        returns the crawl runs it made and the alignment's counts."""
+        """The daily job for `day` (crawl per outlet → annotate → index → stories → align), as
+        tasks; returns the crawl runs it made (with how each ended) and the alignment's counts
+        (None when the crawls reached no outlet). The job's task fails when outlets failed
+        (`outlet_verdict` of the crawl runs tells which way)."""
         outlets = len(load_sources(sources_path(self.settings)).outlets)
         store = store_of(self.settings)
         before = max((run.id or 0 for run in store.crawl_runs(limit=1)), default=0)
-        align = _wait(self.app.tasks[DAILY_TASK].delay(day.isoformat()))
-        crawls = [{"run_id": run.id, "outlets": run.parameters.get("outlets"), **run.counts}
+        try:
+            align = _wait(self.app.tasks[DAILY_TASK].delay(day.isoformat()))
+        except NoOutletReached:
+            align = None
+        except OutletsFailed:  # aligned without the outlets that failed
+            latest = store.alignment_runs(limit=1)[0]
+            align = {"run_id": latest.id, **latest.counts}
+        crawls = [{"run_id": run.id, "outlets": run.parameters.get("outlets"),
+                   **run_summary(run), **run.counts}
                   for run in reversed(store.crawl_runs(limit=outlets)) if (run.id or 0) > before]
         return {"crawl": crawls, "align": align}
+
+
+def outlet_verdict(crawls: list[Counts]) -> ParawireError | None:
+    """The error that crawl results make of their outlets' failures (the crawl stage's
+    verdict): every outlet failed, some did, or None."""
+    verdict = stage_named("crawl").verdict
+    return verdict(crawls) if verdict is not None and crawls else None
 
 
 def run_stage(settings: Settings, name: str, scope: Scope | dict[str, Any] | None = None,

@@ -3,17 +3,18 @@ derived from it: adding a stage is one entry here plus its room's code."""
 
 from __future__ import annotations
 
-from parawire.aligner import ALIGN, EXPORT
+from parawire.aligner import ALIGN, EXPORT, STORIES
 from parawire.crawler import CRAWL, INGEST
 from parawire.errors import ParawireError
 from parawire.indexer import INDEX
-from parawire.nlp import ANNOTATE
+from parawire.nlp import ANNOTATE, EMBED
 from parawire.stage import Stage
 from parawire.trainer import TRAIN
 
-STAGES: tuple[Stage, ...] = (CRAWL, INGEST, ANNOTATE, INDEX, ALIGN, EXPORT, TRAIN)
+STAGES: tuple[Stage, ...] = (CRAWL, INGEST, ANNOTATE, EMBED, INDEX, STORIES, ALIGN, EXPORT,
+                              TRAIN)
 # What `parawire pipeline` and the demo run, in order (training needs a corpus of its own).
-PIPELINE = ("crawl", "annotate", "index", "align", "export")
+PIPELINE = ("crawl", "annotate", "index", "stories", "align", "export")
 
 
 def stage_named(name: str) -> Stage:

@@ -14,11 +14,14 @@ from celery.schedules import crontab
 
 from parawire.aligner import AlignScope
 from parawire.config import Settings
-from parawire.crawler import CrawlScope, load_sources, sources_path
+from parawire.crawler import CRAWL, CrawlScope, load_sources, sources_path
+from parawire.errors import NoOutletReached, OutletsFailed
 from parawire.roof.stages import STAGES
 from parawire.stage import Counts, Opened, Scope, Stage
 
 DAILY_TASK = "parawire.daily"
+# The daily job's steps after its crawls: judge them, and end the job once aligned.
+CRAWLED_TASK, DONE_TASK = "parawire.daily.crawled", "parawire.daily.done"
 
 
 def task_name(stage: Stage, step: str = "") -> str:
@@ -110,15 +113,24 @@ def _replace(task: Any, workflow: Signature) -> Any:
 
 def daily_workflow(app: Celery, settings: Settings, day: date) -> Signature:
     """The daily crawl of `day` and the day before: one crawl task per outlet of the
-    sources file, then annotate → index → align for those dates."""
+    sources file, then (`after_crawls`) annotate → index → stories → align for those dates."""
     path = sources_path(settings)
     since, until = day - timedelta(days=1), day
     crawls = [app.tasks["parawire.crawl"].si(CrawlScope(
         since=since, until=until, sources=str(path), outlets=[outlet.name]).to_json())
         for outlet in load_sources(path).outlets]
-    after = [app.tasks["parawire.annotate"].si({}), app.tasks["parawire.index"].si({}),
-             app.tasks["parawire.align"].si(AlignScope(since=since, until=until).to_json())]
-    return chord(crawls, chain(*after, app=app), app=app)
+    return chord(crawls, app.tasks[CRAWLED_TASK].s(since.isoformat(), until.isoformat()),
+                 app=app)
+
+
+def after_crawls(app: Celery, since: str, until: str, failures: str | None) -> Signature:
+    """What the daily job does once its crawls reached outlets: annotate → index → stories →
+    align of the window, then its end, which fails the job with `failures` (outlets that
+    failed)."""
+    scope = AlignScope(since=date.fromisoformat(since), until=date.fromisoformat(until))
+    return chain(app.tasks["parawire.annotate"].si({}), app.tasks["parawire.index"].si({}),
+                 app.tasks["parawire.stories"].si({}), app.tasks["parawire.align"].si(scope.to_json()),
+                 app.tasks[DONE_TASK].s(failures), app=app)
 
 
 def _register_daily(app: Celery, settings: Settings) -> None:
@@ -127,3 +139,21 @@ def _register_daily(app: Celery, settings: Settings) -> None:
         """Celery beat's daily crawl (of yesterday and today, UTC, unless `day` is given)."""
         when = date.fromisoformat(day) if day else datetime.now(UTC).date()
         return _replace(self, daily_workflow(app, settings, when))
+
+    @app.task(name=CRAWLED_TASK, bind=True, shared=False)
+    def crawled(self: Any, crawls: list[Counts], since: str, until: str) -> Any:
+        """The daily job fails here when its crawls reached no outlet (nothing new to work
+        on); otherwise it goes on, to fail at its end when some outlets failed."""
+        assert CRAWL.verdict is not None
+        failure = CRAWL.verdict(crawls)
+        if isinstance(failure, NoOutletReached):
+            raise failure
+        return _replace(self, after_crawls(app, since, until, str(failure) if failure else None))
+
+    @app.task(name=DONE_TASK, shared=False)
+    def done(aligned: Counts, failures: str | None) -> Counts:
+        """The daily job's result: the alignment's counts, or a failure naming the outlets
+        that failed (the work was done without them; the next run is scheduled as ever)."""
+        if failures:
+            raise OutletsFailed(failures)
+        return aligned

@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
 
-from parawire.records import Article, ArticleOutcome, ArticleRef, CrawlRun, FingerprintMatch
+from parawire.records import (
+    Article,
+    ArticleOutcome,
+    ArticleRef,
+    CrawlRun,
+    FingerprintMatch,
+    OutletHealth,
+)
 from parawire.store import schema
 from parawire.store.base import StoreBase, now
-from parawire.store.rows import article_record
+from parawire.store.rows import article_record, health_record, health_values
 
 _ARTICLES = schema.articles
 # Built once: these run for every article stored (an ingest stores tens of thousands).
@@ -20,6 +28,10 @@ _SEEN_URL = sa.select(_ARTICLES.c.id).where(sa.or_(
     _ARTICLES.c.canonical_url == sa.bindparam("canonical"))).limit(1)
 _SEEN_CONTENT = sa.select(_ARTICLES.c.id).where(
     _ARTICLES.c.content_hash == sa.bindparam("content_hash")).limit(1)
+# A crawl run's outlets (how each fared) are kept in its counts' JSON under this key.
+OUTLETS = "outlets"
+# Crawl runs read at a time, newest first, when looking for outlets' latest health.
+HEALTH_PAGE = 200
 _FINGERPRINTS_AFTER = (
     sa.select(_ARTICLES.c.id, _ARTICLES.c.simhash, _ARTICLES.c.syndicated_of)
     .where(_ARTICLES.c.id > sa.bindparam("after"), _ARTICLES.c.simhash.is_not(None))
@@ -39,13 +51,19 @@ class ArticleQueries(StoreBase):
             ).inserted_primary_key[0]
 
     def finish_crawl_run(self, run_id: int, counts: dict[str, int], status: str = "finished",
-                         reason: str = "") -> None:
-        """Close a crawl run with its counts, and the reason when it did not finish."""
+                         reason: str = "", outlets: dict[str, OutletHealth] | None = None,
+                         finished_at: datetime | None = None) -> None:
+        """Close a crawl run with its counts, how each outlet fared (when known), and the
+        reason when it did not finish or what a finished run's operator should know."""
+        stored: dict[str, Any] = dict(counts)
+        if outlets:
+            stored[OUTLETS] = {name: health_values(h) for name, h in outlets.items()}
         with self.engine.begin() as conn:
             conn.execute(
                 schema.crawl_runs.update()
                 .where(schema.crawl_runs.c.id == run_id)
-                .values(finished_at=now(), status=status, counts=counts, reason=reason or None)
+                .values(finished_at=finished_at or now(), status=status, counts=stored,
+                        reason=reason or None)
             )
 
     def stop_crawl_run(self, run_id: int, status: str, reason: str) -> None:
@@ -54,11 +72,49 @@ class ArticleQueries(StoreBase):
 
     def crawl_run(self, run_id: int) -> CrawlRun | None:
         """One crawl run by id."""
-        return self._run_by_id(schema.crawl_runs, CrawlRun, run_id)
+        run = self._run_by_id(schema.crawl_runs, CrawlRun, run_id)
+        return None if run is None else _with_outlets(run)
 
     def crawl_runs(self, limit: int = 20) -> list[CrawlRun]:
         """The latest crawl runs, newest first."""
-        return self._latest_runs(schema.crawl_runs, CrawlRun, limit)
+        return [_with_outlets(run) for run in self._latest_runs(schema.crawl_runs, CrawlRun, limit)]
+
+    def outlet_health(self, names: Iterable[str] | None = None,
+                      runs: int = 1000) -> dict[str, OutletHealth]:
+        """Each outlet's health as its latest crawl run left it (that run's verdict, with
+        its last success, failed days and last error), from the latest `runs` crawl runs;
+        only the named outlets when given. Sorted by name."""
+        wanted = None if names is None else set(names)
+        found: dict[str, OutletHealth] = {}
+        table = schema.crawl_runs
+        before, seen = None, 0
+        with self.engine.connect() as conn:
+            while seen < runs and (wanted is None or not wanted <= found.keys()):
+                query = sa.select(table.c.id, table.c.counts).order_by(table.c.id.desc())
+                if before is not None:
+                    query = query.where(table.c.id < before)
+                rows = conn.execute(query.limit(min(HEALTH_PAGE, runs - seen))).all()
+                if not rows:
+                    break
+                for row in rows:
+                    for name, values in (row.counts or {}).get(OUTLETS, {}).items():
+                        if name not in found and (wanted is None or name in wanted):
+                            found[name] = health_record(values)
+                before, seen = rows[-1].id, seen + len(rows)
+        return dict(sorted(found.items()))
+
+    def crawl_error_totals(self) -> dict[str, int]:
+        """Failed requests of every crawl run, by error class (the crawl's `errors/...`
+        counts), summed: they only grow, as a Prometheus counter must."""
+        totals: dict[str, int] = {}
+        query = sa.select(schema.crawl_runs.c.counts)
+        with self.engine.connect() as conn:
+            for counts in conn.scalars(query):
+                for key, value in (counts or {}).items():
+                    if key.startswith("errors/") and isinstance(value, int):
+                        error = key.removeprefix("errors/")
+                        totals[error] = totals.get(error, 0) + value
+        return dict(sorted(totals.items()))
 
     def known_urls(self) -> set[str]:
         """Every URL and canonical URL already stored."""
@@ -174,3 +230,11 @@ class ArticleQueries(StoreBase):
     def count_articles_to_annotate(self) -> int:
         """How many articles the nlp stage has still to annotate."""
         return self._count(schema.articles.c.annotated.is_(False))
+
+
+def _with_outlets(run: CrawlRun) -> CrawlRun:
+    """A crawl run whose outlets, kept in its counts' JSON, are moved to its `outlets`."""
+    if OUTLETS in run.counts:
+        stored: Any = run.counts.pop(OUTLETS)
+        run.outlets = {name: health_record(values) for name, values in stored.items()}
+    return run

@@ -82,7 +82,7 @@ def _listing(row: Any) -> PairListing:
     return PairListing(id=row.id, run_id=row.run_id, score=row.score, raw_score=row.raw_score,
                        shared_pn=row.shared_pn, shared_cn=row.shared_cn,
                        input=_side(row, "input"), target=_side(row, "target"),
-                       probability=row.probability)
+                       probability=row.probability, story_id=row.story_id)
 
 
 # The trigram index answers name parts this long or longer; a shorter one is matched by
@@ -165,6 +165,8 @@ def _conditions(query: PairQuery, dialect: str) -> list[Any]:
     found: list[Any] = []
     if query.run is not None:
         found.append(pairs.c.run_id == query.run)
+    if query.story is not None:
+        found.append(pairs.c.story_id == query.story)
     if query.before is not None:
         found.append(pairs.c.id < query.before)
     if query.q and query.q.strip():

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import random
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -10,7 +12,30 @@ from parawire.records import ReviewLabel
 from parawire.store import schema
 from parawire.store.base import StoreBase, now
 
-SAMPLE_DRAWS = 3  # random seeks per pair asked for, before shuffling what is left
+SAMPLE_DRAWS = 3  # random seeks per pair asked for, before drawing from what is left
+DRAWS_PER_QUERY = 150  # seeks per SELECT (one column each: well under SQLite's 2,000)
+
+
+def _unlabeled(run_id: Any) -> sa.Select:
+    """The ids of the run's pairs without a label: an anti-join on review_labels.pair_id.
+    The IS NULL test is on the join's own column, so PostgreSQL plans it as an anti-join;
+    on `review_labels.id` it kept a left join, estimated one row left after it, and sorted
+    every pair from the seek's start on instead of stopping at the first."""
+    pairs, labels = schema.pairs, schema.review_labels
+    return (sa.select(pairs.c.id).outerjoin(labels, labels.c.pair_id == pairs.c.id)
+            .where(pairs.c.run_id == run_id, labels.c.pair_id.is_(None)))
+
+
+@functools.lru_cache(maxsize=16)
+def _draws(count: int) -> sa.Select:
+    """One SELECT of `count` seeks: column k is the first unlabeled pair of run :run_id
+    from id :start_k on. Built once per count (a statement of 150 subqueries takes longer
+    to build than to run)."""
+    pairs = schema.pairs
+    return sa.select(*(
+        _unlabeled(sa.bindparam("run_id")).where(pairs.c.id >= sa.bindparam(f"start_{k}"))
+        .order_by(pairs.c.id).limit(sa.literal_column("1")).scalar_subquery()
+        for k in range(count)))
 
 
 class ReviewQueries(StoreBase):
@@ -20,29 +45,33 @@ class ReviewQueries(StoreBase):
         """Ids of up to `size` pairs of a run, drawn at random among those not labeled yet.
 
         Each draw picks a random id in the run's id range and takes the first unlabeled pair
-        from there (an index seek, whatever the run's size); only when draws keep missing
-        (most pairs labeled) are the rest drawn by shuffling the unlabeled ones.
+        from there (an index seek on (run_id, id), whatever the run's size). The draws go
+        together, DRAWS_PER_QUERY to a SELECT: a sample of up to 50 pairs is two queries
+        (the id range, the draws). Only when draws keep missing (most pairs labeled) does a
+        third read the ids of every unlabeled pair of the run to draw the rest from; no
+        query sorts the run's pairs at random.
         """
-        pairs, labels = schema.pairs, schema.review_labels
-        unlabeled = (sa.select(pairs.c.id).outerjoin(labels, labels.c.pair_id == pairs.c.id)
-                     .where(pairs.c.run_id == run_id, labels.c.id.is_(None)))
+        pairs = schema.pairs
         rng = random.SystemRandom()
-        found: list[int] = []
         with self.engine.connect() as conn:
             # Each bound alone, so that both databases read it off the (run_id, id) index.
             low, high = conn.execute(sa.select(*(
                 sa.select(bound(pairs.c.id)).where(pairs.c.run_id == run_id).scalar_subquery()
                 for bound in (sa.func.min, sa.func.max)))).one()
-            for _ in range(SAMPLE_DRAWS * size if low is not None else 0):
-                if len(found) == size:
-                    break
-                pair_id = conn.execute(unlabeled.where(pairs.c.id >= rng.randint(low, high))
-                                       .order_by(pairs.c.id).limit(1)).scalar()
-                if pair_id is not None and pair_id not in found:
-                    found.append(pair_id)
+            if low is None:
+                return []
+            starts = [rng.randint(low, high) for _ in range(SAMPLE_DRAWS * size)]
+            drawn: list[int | None] = []
+            for first in range(0, len(starts), DRAWS_PER_QUERY):
+                chunk = starts[first:first + DRAWS_PER_QUERY]
+                drawn += conn.execute(_draws(len(chunk)), {
+                    "run_id": run_id, **{f"start_{k}": start for k, start in enumerate(chunk)}
+                }).one()
+            found = list(dict.fromkeys(pair_id for pair_id in drawn if pair_id is not None))
+            found = found[:size]
             if len(found) < size:
-                rest = unlabeled.where(pairs.c.id.not_in(found)).order_by(sa.func.random())
-                found += conn.execute(rest.limit(size - len(found))).scalars()
+                rest = set(conn.execute(_unlabeled(run_id)).scalars()) - set(found)
+                found += rng.sample(sorted(rest), min(size - len(found), len(rest)))
         return found
 
     def label_pair(self, run_id: int, pair_id: int, correct: bool, reviewer: str = "") -> bool:
@@ -64,6 +93,16 @@ class ReviewQueries(StoreBase):
                                                     correct=correct, labeled_at=now(),
                                                     reviewer=reviewer))
         return True
+
+    def label_counts(self, run_id: int) -> tuple[int, int]:
+        """How many of a run's labels say right and how many wrong (counted in the
+        database: the precision needs no label read)."""
+        labels = schema.review_labels
+        query = (sa.select(labels.c.correct, sa.func.count()).where(labels.c.run_id == run_id)
+                 .group_by(labels.c.correct))
+        with self.engine.connect() as conn:
+            counts = {bool(correct): count for correct, count in conn.execute(query)}
+        return counts.get(True, 0), counts.get(False, 0)
 
     def review_labels(self, run_id: int) -> list[ReviewLabel]:
         """A run's labels, in the order they were first given."""

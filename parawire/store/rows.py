@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict, fields
+from datetime import datetime
 from typing import Any, TypeVar
 
-from parawire.records import Article, Collocation, Pair, Run, Sentence
+from parawire.records import Article, Collocation, OutletHealth, Pair, Reach, Run, Sentence
 
 RunT = TypeVar("RunT", bound=Run)
 
@@ -50,6 +52,29 @@ def run_record(cls: type[RunT], row: Any) -> RunT:
         id=row.id, parameters=row.parameters, status=row.status, started_at=row.started_at,
         finished_at=row.finished_at, counts=row.counts, reason=row.reason or "",
     )
+
+
+_HEALTH_TIMES = ("last_success", "last_error_at")
+_HEALTH_FIELDS = {f.name for f in fields(OutletHealth)}
+
+
+def health_values(health: OutletHealth) -> dict[str, Any]:
+    """An outlet's health as JSON values (times in ISO 8601)."""
+    values = asdict(health)
+    values["state"] = str(health.state)
+    for name in _HEALTH_TIMES:
+        values[name] = values[name].isoformat() if values[name] is not None else None
+    return values
+
+
+def health_record(values: dict[str, Any]) -> OutletHealth:
+    """An outlet's health from its JSON values (fields it does not know are left out)."""
+    known = {k: v for k, v in values.items() if k in _HEALTH_FIELDS}
+    known["state"] = Reach(known["state"])
+    for name in _HEALTH_TIMES:
+        if known.get(name):
+            known[name] = datetime.fromisoformat(known[name])
+    return OutletHealth(**known)
 
 
 def pair_values(p: Pair) -> dict[str, Any]:

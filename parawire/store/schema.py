@@ -180,6 +180,9 @@ Index("ix_sentences_source", sentences.c.source)
 Index("ix_sentences_volume", *(sentences.c[name] for name in VOLUME_COLUMNS))
 Index("ix_articles_volume", *(articles.c[name] for name in VOLUME_COLUMNS))
 Index("ix_alignment_references_sentence_id", alignment_references.c.sentence_id)
+# Migration 0015: a run's references and pairs counted by their sentences' volume columns
+# from this index alone (the join reads no sentence row).
+Index("ix_sentences_id_volume", sentences.c.id, *(sentences.c[name] for name in VOLUME_COLUMNS))
 # The dashboard's last overview (one row) and the fingerprint of the store it counted.
 dashboard_overview = Table(
     "dashboard_overview",

@@ -85,6 +85,11 @@ class SentenceQueries(CollocationQueries):
         """How many sentences have id > after_id."""
         return self._count(schema.sentences.c.id > after_id)
 
+    def last_sentence_id(self) -> int:
+        """The highest sentence id (0 when there is none)."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(sa.select(sa.func.max(schema.sentences.c.id))).scalar() or 0)
+
     def sentences_by_id(self, ids: Iterable[int]) -> dict[int, Sentence]:
         """The sentences with the given ids."""
         wanted = sorted(set(ids))

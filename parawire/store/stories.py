@@ -10,7 +10,7 @@ from datetime import date
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from parawire.records import Story
+from parawire.records import Story, StoryDay, StoryInput
 from parawire.store import schema
 from parawire.store.base import StoreBase
 
@@ -118,3 +118,87 @@ class StoryQueries(StoreBase):
                     by_story[row.story_id].append((row.id, row.source))
         return {sid: (story, [other for other, source in by_story[story] if source != outlet])
                 for sid, (story, outlet) in story_of.items()}
+
+    def story_days(self, limit: int = 60) -> list[StoryDay]:
+        """Per day on which stories opened (newest first, `limit` days): the stories, those
+        told by two or more outlets, and their articles."""
+        table = schema.stories
+        with self.engine.connect() as conn:
+            days = [row.first_day for row in conn.execute(
+                sa.select(table.c.first_day).where(table.c.first_day.is_not(None)).distinct()
+                .order_by(table.c.first_day.desc()).limit(limit))]
+            rows = conn.execute(sa.select(table.c.first_day, table.c.outlets,
+                                          table.c.article_count)
+                                .where(table.c.first_day.in_(days))).all() if days else []
+        found = {day: [0, 0, 0] for day in days}
+        for row in rows:
+            counts = found[row.first_day]
+            counts[0] += 1
+            counts[1] += len(row.outlets) >= 2
+            counts[2] += row.article_count
+        return [StoryDay(day, *found[day]) for day in days]
+
+    def stories_opened_on(self, day: date) -> list[Story]:
+        """The stories whose first day is `day`, in id order."""
+        return self._stories([schema.stories.c.first_day == day])
+
+    def articles_without_story(self, lead_chars: int) -> list[StoryInput]:
+        """Every article in no story (in id order), with the first `lead_chars` characters
+        of its text."""
+        members = schema.story_articles
+        query = (_input_query(lead_chars)
+                 .outerjoin(members, members.c.article_id == schema.articles.c.id)
+                 .where(members.c.story_id.is_(None)))
+        with self.engine.connect() as conn:
+            return [_input(row) for row in conn.execute(query.order_by(schema.articles.c.id))]
+
+    def story_inputs(self, article_ids: Iterable[int], lead_chars: int) -> dict[int, StoryInput]:
+        """These articles, by id, with the first `lead_chars` characters of their text."""
+        wanted, found = sorted(set(article_ids)), {}
+        with self.engine.connect() as conn:
+            for start in range(0, len(wanted), 1000):
+                query = _input_query(lead_chars).where(
+                    schema.articles.c.id.in_(wanted[start:start + 1000]))
+                found.update((row.id, _input(row)) for row in conn.execute(query))
+        return found
+
+    def delete_stories(self, story_ids: Iterable[int]) -> int:
+        """Remove these stories (their articles are then in none, their pairs keep the id
+        they were found in); returns how many were removed."""
+        wanted = sorted(set(story_ids))
+        table, members = schema.stories, schema.story_articles
+
+        def delete(conn: Connection) -> int:
+            removed = 0
+            for start in range(0, len(wanted), 1000):
+                chunk = wanted[start:start + 1000]
+                conn.execute(members.delete().where(members.c.story_id.in_(chunk)))
+                removed += conn.execute(table.delete().where(table.c.id.in_(chunk))).rowcount
+            return removed
+
+        return self._transaction(delete)
+
+    def story_counts(self) -> dict[str, int]:
+        """Stories, those told by two or more outlets, singletons, and articles in none."""
+        table, members, articles = schema.stories, schema.story_articles, schema.articles
+        with self.engine.connect() as conn:
+            sizes = conn.execute(sa.select(table.c.outlets, table.c.article_count)).all()
+            grouped = conn.execute(sa.select(sa.func.count()).select_from(members)).scalar_one()
+            total = conn.execute(sa.select(sa.func.count()).select_from(articles)).scalar_one()
+        return {"stories": len(sizes),
+                "multi_outlet_stories": sum(1 for row in sizes if len(row.outlets) >= 2),
+                "single_article_stories": sum(1 for row in sizes if row.article_count == 1),
+                "articles_in_no_story": total - grouped}
+
+
+def _input_query(lead_chars: int) -> sa.Select:
+    articles = schema.articles
+    return sa.select(articles.c.id, articles.c.source, articles.c.language, articles.c.published,
+                     articles.c.crawled_at, articles.c.title,
+                     sa.func.substr(articles.c.text, 1, max(lead_chars, 1)).label("lead"))
+
+
+def _input(row: sa.Row) -> StoryInput:
+    return StoryInput(id=row.id, source=row.source, language=row.language,
+                      published=row.published, crawled_day=row.crawled_at.date(),
+                      title=row.title, lead=row.lead)

@@ -20,6 +20,7 @@ def parawire(*args: str, env: dict[str, str] | None = None) -> subprocess.Comple
                           capture_output=True, env={**os.environ, **(env or {})}, timeout=900)
 
 
+@pytest.mark.within_story
 @pytest.mark.timeout(900)
 def test_demo_mines_cross_outlet_pairs_and_is_idempotent(tmp_path):
     env = {"PARAWIRE_DATA_DIR": str(tmp_path / "data")}
@@ -31,6 +32,9 @@ def test_demo_mines_cross_outlet_pairs_and_is_idempotent(tmp_path):
     cross = int(re.search(r"\((\d+) with input and target from different outlets",
                           first.stdout).group(1))
     assert cross > 0
+    stories, multi = map(int, re.search(r"stories: +(\d+) \((\d+) told by several outlets",
+                                        first.stdout).groups())
+    assert stories >= multi > 0
     corpus = tmp_path / "data" / "corpus"
     (folder,) = corpus.glob("run-*-jsonl")
     sheet = json.loads((folder / "datasheet.json").read_text())
@@ -60,6 +64,7 @@ def test_demo_mines_cross_outlet_pairs_and_is_idempotent(tmp_path):
     done, selected = map(int, re.search(r"references done (\d+) of (\d+)",
                                         status.stdout).groups())
     assert done == selected > 0
+    assert f"stories {stories} (told by several outlets {multi}," in status.stdout
 
 
 @pytest.mark.parametrize(("args", "env", "message"), [

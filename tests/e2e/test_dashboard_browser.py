@@ -26,6 +26,8 @@ from parawire.store import store_of
 from tests.conftest import ROOT
 from tests.factories import store_hostile_article
 
+# The demo runs at the defaults: stories, then alignment within them.
+pytestmark = pytest.mark.within_story
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = ROOT / "tests" / "e2e" / "screenshots"
 TOKEN = "e2e-token"
@@ -195,6 +197,35 @@ def test_pair_search_highlights_differences_and_links_articles(served, page):
     assert page.inner_text("h2.article-title") == first["target"]["article_title"]
     assert page.problems == []
     _shot(page, "article")
+
+
+def test_stories_per_day_and_a_story_beside_its_pairs(served, page):
+    schema = page.request.get(served.url + "/openapi.json").json()
+    assert {"/api/stories/days", "/api/stories", "/api/stories/{story_id}"} <= set(schema["paths"])
+    days = page.request.get(served.url + "/api/stories/days").json()
+    assert days and all(d["stories"] >= d["multi_outlet"] for d in days)
+    page.goto(served.url + "/stories")
+    assert page.locator("table.story-days tbody tr").count() == len(days)
+    page.locator("table.story-days a").first.click()
+    page.wait_for_url("**/stories?day=*")
+    assert page.locator("li.story").count() == days[0]["stories"]
+    _shot(page, "stories")
+
+    found = page.request.get(served.url + "/api/pairs",
+                             params={"run": served.demo_run, "limit": 100}).json()["pairs"]
+    first = next(p for p in found if p["story_id"] is not None)
+    page.goto(served.url + f"/pairs?run={served.demo_run}")
+    page.locator(f"li.pair[data-pair-id='{first['id']}'] a.story-link").click()
+    page.wait_for_url(f"**/stories/{first['story_id']}")
+    story = page.request.get(served.url + f"/api/stories/{first['story_id']}").json()
+    outlets = page.locator("section.outlet")
+    assert outlets.count() == len(story["articles_by_outlet"]) >= 2
+    assert first["input"]["source"] in story["articles_by_outlet"]
+    assert page.locator(f"li.pair[data-pair-id='{first['id']}'] .side").count() == 2
+    assert page.locator("li.pair").count() == len(story["pairs"])
+    assert page.request.get(served.url + "/api/stories/999999").status == 404
+    assert page.problems == []
+    _shot(page, "story")
 
 
 def test_review_marks_pairs_and_shows_wilson_precision(served, page):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from datetime import date
 
 import pytest
 
@@ -21,6 +22,7 @@ def _pair_texts(settings, run_id):
                   for row in store_of(settings).pair_rows(run_id))
 
 
+@pytest.mark.within_story
 @pytest.mark.timeout(300)
 def test_prefork_worker_runs_stages_like_eager_mode(tmp_path, monkeypatch, redis_url):
     monkeypatch.setenv("PARAWIRE_DATA_DIR", str(tmp_path / "worker"))
@@ -32,12 +34,14 @@ def test_prefork_worker_runs_stages_like_eager_mode(tmp_path, monkeypatch, redis
         try:
             annotated = run_stage(remote, "annotate")
             indexed = run_stage(remote, "index")
+            grouped = run_stage(remote, "stories")
             aligned = run_stage(remote, "align")
         finally:
             stop_worker(worker)
     output = (tmp_path / "worker.log").read_text()
     assert annotated["articles"] > 0, output
     assert indexed["indexed"] == store_of(remote).counts()["sentences"]
+    assert grouped["articles_grouped"] == store_of(remote).counts()["articles"]
     assert aligned["pairs"] > 0
 
     monkeypatch.setenv("PARAWIRE_DATA_DIR", str(tmp_path / "eager"))
@@ -46,6 +50,7 @@ def test_prefork_worker_runs_stages_like_eager_mode(tmp_path, monkeypatch, redis
     store_demo_articles(store_of(eager))
     assert run_stage(eager, "annotate") == annotated
     run_stage(eager, "index")
+    assert run_stage(eager, "stories") == grouped
     eager_run = run_stage(eager, "align")
     assert _pair_texts(eager, eager_run["run_id"]) == _pair_texts(remote, aligned["run_id"])
 
@@ -131,3 +136,38 @@ def test_a_part_that_fails_on_a_worker_ends_the_wait_in_one_line(tmp_path, monke
             stop_worker(worker)
     run_id = int(failed.value.args[0].split()[2])
     assert store_of(settings).alignment_run(run_id).status == "failed"
+
+
+@pytest.mark.timeout(300)
+def test_a_daily_job_that_reaches_no_outlet_fails_on_the_worker(tmp_path, monkeypatch,
+                                                                redis_url):
+    """On a worker, as beat would start it: the daily job's result is a failure naming the
+    outlet, the command exits 3's way, and the next job runs as the first did."""
+    from parawire.errors import NoOutletReached
+    from parawire.roof.pipeline import Pipeline
+    from parawire.roof.tasks import DAILY_TASK, create_app
+    from tests.integration.test_crawl_dark_outlets import closed_port, outlet
+
+    sources = tmp_path / "sources.toml"
+    sources.write_text(outlet("refusing", [f"http://127.0.0.1:{closed_port()}/feed.xml"]))
+    monkeypatch.setenv("PARAWIRE_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("PARAWIRE_BROKER__URL", redis_url + "/3")
+    monkeypatch.setenv("PARAWIRE_CRAWL__SOURCES", str(sources))
+    monkeypatch.setenv("PARAWIRE_CRAWL__OBEY_ROBOTS", "false")
+    monkeypatch.setenv("PARAWIRE_CRAWL__RETRY_TIMES", "0")
+    settings = load_settings()
+    with open(tmp_path / "worker.log", "w") as log:
+        worker = start_worker(dict(os.environ), log)
+        try:
+            result = create_app(settings).tasks[DAILY_TASK].delay("2026-11-24")
+            result.get(timeout=120, propagate=False)
+            report = Pipeline(settings).daily(date(2026, 11, 24))
+        finally:
+            stop_worker(worker)
+    output = (tmp_path / "worker.log").read_text()
+    assert result.state == "FAILURE", output
+    assert isinstance(result.result, NoOutletReached), repr(result.result)
+    assert "refusing: 127.0.0.1:" in str(result.result)
+    assert [run["status"] for run in report["crawl"]] == ["failed"] and report["align"] is None
+    assert store_of(settings).outlet_health()["refusing"].failed_days == 1
+    assert store_of(settings).alignment_runs() == []

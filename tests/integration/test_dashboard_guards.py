@@ -15,7 +15,6 @@ from tests.factories import make_sentence, store_annotated_article
 from tests.integration import test_dashboard_api
 from tests.integration.test_dashboard_api import LOCAL, TOKEN, _auth
 
-store = test_dashboard_api.store
 corpus = test_dashboard_api.corpus
 
 

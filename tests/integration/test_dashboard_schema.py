@@ -18,7 +18,6 @@ from parawire.config import load_settings
 from parawire.dashboard import create_app
 from tests.integration import test_dashboard_api
 
-store = test_dashboard_api.store
 corpus = test_dashboard_api.corpus
 CHECKS = {
     GenerationMode.POSITIVE: [not_a_server_error, status_code_conformance,

@@ -60,3 +60,33 @@ def test_a_missing_or_damaged_model_folder_is_one_line(tmp_path):
     with pytest.raises(ParawireError) as error:
         embedder_for(VectorsConfig(models={"en": str(damaged)}), tmp_path, "en")
     assert "damaged" in str(error.value) and "\n" not in str(error.value)
+
+
+def test_the_onnx_minilm_agrees_with_the_torch_model(minilm, tmp_path_factory):
+    onnx = embedder_for(VectorsConfig(models={"en": "minilm-onnx"}),
+                        tmp_path_factory.mktemp("onnx"), "en")
+    texts = [*SAME, OTHER, SAME[0]]
+    vectors = onnx.encode(texts)
+    assert onnx.name == "all-MiniLM-L6-v2-int8" and vectors.shape == (4, 384)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert np.array_equal(vectors[0], vectors[3])
+    assert ((vectors * minilm.encode(texts)).sum(axis=1) > 0.85).all()
+    assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.2
+    (tokens,) = onnx.tokens(["Obamacare invalid"])
+    assert "[CLS]" not in tokens.tokens and tokens.vectors.shape == (len(tokens.tokens), 384)
+    assert onnx.truncated(["word " * 300, "short"]) == 1
+
+
+def test_other_languages_get_multilingual_use_with_word_vectors(tmp_path):
+    use = embedder_for(VectorsConfig(), tmp_path, "fr")
+    texts = ["Le ministère de la Justice soutient la décision du tribunal.",
+             "Le gouvernement appuie le jugement du tribunal.",
+             "Une tempête prive des milliers de foyers d'électricité.",
+             "Le ministère de la Justice soutient la décision du tribunal."]
+    vectors = use.encode(texts)
+    assert use.name.startswith("universal-sentence-encoder") and vectors.shape == (4, 512)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert np.array_equal(vectors[0], vectors[3])
+    assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.1
+    (words,) = use.tokens(["Le tribunal d'appel"])
+    assert words.tokens == ["Le", "tribunal", "d'appel"] and words.vectors.shape == (3, 512)

@@ -8,6 +8,7 @@ import threading
 import urllib.error
 import urllib.request
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 from datetime import date
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -16,14 +17,18 @@ import pytest
 import tantivy
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from parawire.aligner import AlignParams, build_query
+from parawire.aligner import AlignParams, brute_force_candidates, build_query, is_reference
+from parawire.aligner.candidates import CANDIDATE_SOURCES, SearchContext
 from parawire.config import load_settings
 from parawire.errors import ParawireError
 from parawire.indexer import ElasticsearchIndex, HcsssQuery, SentenceIndex, TantivyIndex, open_index
-from parawire.records import Article
+from parawire.records import Article, Story
 from parawire.roof.cli import main
 from parawire.store import open_store
+from parawire.store.rows import sentence_values
+from parawire.store.schema import sentences as sentence_table
 from parawire.textnorm import content_hash
 from tests.factories import make_sentence
 from tests.integration.test_hcsss_matches_oracle import corpora, engine_candidates, params_strategy
@@ -342,3 +347,41 @@ def test_cli_index_rebuild_and_stats_on_each_backend(backend, request, tmp_path,
     assert stats == {"backend": backend, "total": 6, "by_language": {"en": 3, "fr": 3},
                      "by_topic": {"politics": 6}, "by_source": {"outlet-a": 3, "outlet-b": 3},
                      "by_day": {"2026-03-02": 6}}
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(sentences=corpora(), params=params_strategy,
+       stories=st.lists(st.sampled_from([None, 1, 2]), min_size=6, max_size=6))
+def test_within_stories_the_hcsss_source_finds_exactly_the_oracles_pairs(
+        index, story_search_store, sentences, params, stories):
+    """align.within = "story": the source keeps only hits among the reference's story's
+    sentences from other outlets, as the brute-force oracle does, on each backend."""
+    store = story_search_store
+    with store.engine.begin() as conn:
+        conn.execute(sentence_table.delete())
+        conn.execute(sentence_table.insert(), [sentence_values(s) | {"id": s.id} for s in sentences])
+    store.delete_stories(s.id for s in store.stories_between("en"))
+    groups = {story: [a for a, s in enumerate(stories, start=1) if s == story] for story in (1, 2)}
+    store.save_stories([Story("en", None, None, ids) for ids in groups.values() if ids])
+    index.clear()
+    _fill(index, sentences)
+    params = params.model_copy(update={"beta": 0.0, "within": "story"})
+    references = [s for s in sentences if is_reference(s.pn, s.cn, params.constraints)]
+    partners = store.story_partners(s.id for s in references)
+    context = SearchContext(store, index, params, Counter(), partners)
+    found = CANDIDATE_SOURCES["hcsss"].candidates(references, context)
+    assert {(c.reference.id, c.sentence.id) for c in found} == brute_force_candidates(
+        sentences, params, partners=partners)
+    assert all(c.story_id == partners[c.reference.id][0] for c in found)
+
+
+@pytest.fixture(scope="module")
+def story_search_store(tmp_path_factory: pytest.TempPathFactory):
+    """A store with articles 1 to 6 (the corpora's), for stories over them."""
+    store = open_store(f"sqlite:///{tmp_path_factory.mktemp('stories') / 'store.db'}")
+    for n in range(1, 7):
+        store.add_article(Article(url=f"http://news.test/{n}", source="outlet-a", language="en",
+                                  title=f"t{n}", text=f"text {n}", published=date(2026, 3, 1),
+                                  content_hash=content_hash(f"text {n}")))
+    return store

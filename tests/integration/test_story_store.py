@@ -83,3 +83,20 @@ def test_pairs_keep_their_story_source_grade_and_direction(store):
                   direction="equivalent", grade_probabilities=[0, 0, 0, 0.1, 0.8, 0.1])
     store.record_references(run.id, [second], [better])
     assert store.pairs(run.id) == [better]
+
+
+def test_articles_without_story_inputs_deleting_and_counting_stories(store):
+    a, b, c = _articles(store, ["outlet-a", "outlet-b", "outlet-c"])
+    assert [x.id for x in store.articles_without_story(lead_chars=8)] == [a, b, c]
+    both = Story("en", date(2026, 3, 2), date(2026, 3, 2), [a, b], ["outlet-a", "outlet-b"], "t")
+    alone = Story("en", date(2026, 3, 2), date(2026, 3, 2), [c], ["outlet-c"], "u")
+    store.save_stories([both, alone])
+    assert store.articles_without_story(lead_chars=8) == []
+    inputs = store.story_inputs([a, 999], lead_chars=8)
+    assert list(inputs) == [a] and inputs[a].lead == "Body of " and inputs[a].source == "outlet-a"
+    assert inputs[a].published == date(2026, 3, 2) and inputs[a].title == "Title 0"
+    assert store.story_counts() == {"stories": 2, "multi_outlet_stories": 1,
+                                    "single_article_stories": 1, "articles_in_no_story": 0}
+    assert store.delete_stories([both.id, 12345]) == 1
+    assert [x.id for x in store.articles_without_story(lead_chars=8)] == [a, b]
+    assert store.story_counts()["articles_in_no_story"] == 2

@@ -47,9 +47,12 @@ def test_json_round_trip_and_a_key_recorded_by_earlier_versions():
     assert AlignParams.from_json(params.to_json()) == params
     # A stable key for these parameters: stored runs keep resuming. (Runs stored before the
     # pair scorer and its filters, before the word-edit, edit-share and added-words filters,
-    # before the sparse reference rule, or before the pair model graded candidates, have other
-    # keys: their pairs were found by other rules.)
-    assert params.run_key() == "ccfa60067e95816ae214cabd029f549b34e0a3686277b185194bb2f5303be5d0"
+    # or before the sparse reference rule, or before the search within stories (align.within),
+    # have other keys: their pairs were found by other rules; so do runs stored before the
+    # candidate sources' settings, align.method and the dense source's k, minimum words,
+    # margin neighbourhood and mutual-best, and runs stored before the pair model graded
+    # candidates.)
+    assert params.run_key() == "8305148d06acb3e80de756c450f94c11419197c7ccdb8c520f66f17a8caec465"
 
 
 @pytest.mark.parametrize("bad", [{"normalize": "median"}, {"alpha": 1.5}, {"batch_size": 10}])

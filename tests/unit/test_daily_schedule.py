@@ -32,18 +32,23 @@ def test_beat_runs_the_daily_task_at_the_configured_time(monkeypatch, tmp_path):
     assert app.conf.timezone == "UTC"
 
 
-def test_daily_workflow_crawls_each_outlet_then_annotates_indexes_and_aligns(tmp_path):
+def test_daily_workflow_crawls_each_outlet_then_annotates_indexes_groups_and_aligns(tmp_path):
     sources = tmp_path / "sources.toml"
     sources.write_text(SOURCES)
     settings = load_settings(data_dir=tmp_path)
     settings.crawl.sources = str(sources)
-    workflow = tasks.daily_workflow(tasks.create_app(settings), settings, date(2026, 3, 9))
-    crawls, steps = workflow.tasks, workflow.body.tasks
+    app = tasks.create_app(settings)
+    workflow = tasks.daily_workflow(app, settings, date(2026, 3, 9))
+    crawls, judge = workflow.tasks, workflow.body
     assert [c.task for c in crawls] == ["parawire.crawl", "parawire.crawl"]
     assert [c.args for c in crawls] == [
         ({"since": "2026-03-08", "until": "2026-03-09", "sources": str(sources),
           "outlets": [name], "topics": [], "all_topics": False},)
         for name in ("alpha", "beta")]
-    assert [s.task for s in steps] == ["parawire.annotate", "parawire.index", "parawire.align"]
-    assert steps[-1].args == ({"since": "2026-03-08", "until": "2026-03-09", "language": None,
-                               "topic": None},)
+    assert (judge.task, judge.args) == (tasks.CRAWLED_TASK, ("2026-03-08", "2026-03-09"))
+    steps = tasks.after_crawls(app, "2026-03-08", "2026-03-09", "alpha: failed").tasks
+    assert [s.task for s in steps] == ["parawire.annotate", "parawire.index", "parawire.stories",
+                                       "parawire.align", tasks.DONE_TASK]
+    assert steps[3].args == ({"since": "2026-03-08", "until": "2026-03-09", "language": None,
+                              "topic": None},)
+    assert steps[4].args == ("alpha: failed",)

@@ -1,0 +1,116 @@
+"""The dense candidate source: each reference's k nearest sentences by sentence vector among
+the other outlets' sentences of its story (`SearchContext.partners`) or, without stories,
+of its date window, kept only where HCSSS's filters would keep them (aligner/oracle.py,
+`within_filters`). Features: cosine and the ratio margin of Artetxe & Schwenk (2019), the
+cosine over the mean cosine of both sides' `margin_k` nearest neighbours."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+
+import numpy as np
+
+from parawire.aligner.candidates import CANDIDATE_SOURCES, Candidate, SearchContext, story_of
+from parawire.aligner.oracle import within_filters
+from parawire.records import Sentence
+
+
+def pool_of(reference: Sentence, context: SearchContext,
+            window: dict[object, list[int]]) -> list[int]:
+    """The ids a reference is searched among: its story's other-outlet sentences, or every
+    sentence of its language within the date window (`window` caches them per day)."""
+    assert reference.id is not None
+    if context.partners is not None:
+        return context.partners.get(reference.id, (0, []))[1]
+    key = (reference.language, reference.published)
+    if key not in window:
+        params = context.params
+        days = timedelta(days=params.date_window_days)
+        since = reference.published - days if reference.published else None
+        until = reference.published + days if reference.published else None
+        window[key] = [s.id for batch in context.store.sentence_nouns(
+            language=reference.language, topic=params.topic if params.same_topic else None,
+            since=since, until=until) for s in batch]
+    return window[key]
+
+
+def nearest_valid(reference: Sentence, query: np.ndarray, pool: list[int],
+                  context: SearchContext, k: int) -> list[tuple[Sentence, float]]:
+    """The k sentences of the pool with the highest cosine that pass the filters, exactly:
+    the search widens until k pass or the pool is spent."""
+    assert context.vectors is not None
+    wanted = k + 16
+    while True:
+        (hits,) = context.vectors.search(query[None, :], pool, wanted)
+        sentences = context.store.sentences_by_id(i for i, _ in hits)
+        kept = [(sentences[i], score) for i, score in hits
+                if within_filters(reference, sentences[i], context.params)]
+        if len(kept) >= k or len(hits) < wanted:
+            return kept[:k]
+        wanted *= 4
+
+
+def neighbourhood(vectors: np.ndarray, ids: Sequence[int], pool: list[int],
+                  context: SearchContext, m: int) -> np.ndarray:
+    """Each row's mean cosine to its m nearest pool sentences other than itself."""
+    assert context.vectors is not None
+    found = context.vectors.search(vectors, pool, m + 1)
+    means = [np.mean([s for i, s in hits if i != own][:m] or [0.0])
+             for own, hits in zip(ids, found, strict=True)]
+    return np.asarray(means, dtype=np.float32)
+
+
+class DenseSource:
+    """k nearest neighbours by sentence vector, with cosine and margin; mutual-best keeps a
+    pair only where the reference is also among its candidate's `dense_k` nearest."""
+
+    name = "dense"
+
+    def candidates(self, references: Sequence[Sentence],
+                   context: SearchContext) -> list[Candidate]:
+        """Every reference's nearest valid sentences with cosine and margin."""
+        if context.vectors is None or not references:
+            return []
+        params, counts = context.params, context.counts
+        long_enough = [r for r in references
+                       if len(r.text.split()) >= params.dense_min_words and r.id is not None]
+        held = context.vectors.rows_of([r.id for r in long_enough]) >= 0
+        # another language's sentence, or one stored after the last `parawire embed`
+        counts["dense_no_vector"] += int((~held).sum())
+        searched = [r for r, has in zip(long_enough, held, strict=True) if has]
+        queries = context.vectors.get([r.id for r in searched])
+        window: dict[object, list[int]] = {}
+        found: list[Candidate] = []
+        for reference, query in zip(searched, queries, strict=True):
+            counts["dense_references"] += 1
+            pool = pool_of(reference, context, window)
+            hits = nearest_valid(reference, query, pool, context, params.dense_k)
+            if not hits:
+                continue
+            ids = [reference.id, *(s.id for s, _ in hits)]
+            m = max(params.margin_k, params.dense_k if params.mutual_best else 0)
+            means = neighbourhood(context.vectors.get(ids), ids, pool, context, m)
+            mutual = self._mutual(ids, pool, context) if params.mutual_best else None
+            for j, (sentence, cosine) in enumerate(hits, start=1):
+                if mutual is not None and not mutual[j]:
+                    counts["dense_not_mutual"] += 1
+                    continue
+                margin = cosine / max((means[0] + means[j]) / 2, 1e-6)
+                found.append(Candidate(reference, sentence, self.name, cosine, cosine,
+                                       {"cosine": cosine, "margin": float(margin)},
+                                       story_of(reference.id, context)))
+        counts["dense_candidates"] += len(found)
+        return found
+
+    @staticmethod
+    def _mutual(ids: list[int | None], pool: list[int], context: SearchContext) -> list[bool]:
+        """Whether the reference (ids[0]) is among each candidate's dense_k nearest."""
+        assert context.vectors is not None
+        k = context.params.dense_k
+        found = context.vectors.search(context.vectors.get(ids), [*pool, ids[0]], k + 1)
+        return [ids[0] in [i for i, _ in hits if i != own][:k]
+                for own, hits in zip(ids, found, strict=True)]
+
+
+CANDIDATE_SOURCES[DenseSource.name] = DenseSource()

@@ -1,0 +1,92 @@
+"""Candidate recall of the dense source's search: the share of gold pairs that the k nearest
+neighbours by sentence vector find (from either side), searched through the same vector files.
+
+    nice .venv/bin/python bench/dense_recall.py [--model minilm] [--k 10] [--part check]
+
+pairs-dev (../shared/data/pairs-dev): every lead and title sentence of all 80 stories is
+searched among all of them at once (as one day's news; only the sentence's own article is
+left out), recall per kind and grade on one part ("tune" to choose, "check" to report).
+MSRP (train and val, never test): every sentence searched among all of the splits' sentences;
+the share of labelled paraphrases among the candidates (Algorithm 1's gate: 0.42)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from common import SHARED_DATA, read_msrp, report
+
+from parawire.config import VectorsConfig
+from parawire.nlp import VectorFiles, embedder_for
+
+
+def neighbours(texts: list[str], group: list[object], model: str,
+               k: int) -> tuple[list[set[int]], float]:
+    """Each text's k nearest other texts outside its group, and the embedding rate."""
+    embedder = embedder_for(VectorsConfig(models={"en": model}),
+                            Path(tempfile.gettempdir()) / "parawire-bench", "en")
+    started = time.perf_counter()
+    vectors = embedder.encode(texts)
+    rate = len(texts) / (time.perf_counter() - started)
+    files = VectorFiles(Path(tempfile.mkdtemp(prefix="dense-recall-")), embedder.name,
+                        embedder.version, embedder.dimensions)
+    ids = list(range(1, len(texts) + 1))
+    files.add(ids, vectors)
+    found = files.search(vectors, ids, k + 16)
+    return [set([i - 1 for i, _ in hits if group[i - 1] != group[row]][:k])
+            for row, hits in enumerate(found)], rate
+
+
+def recall(pairs: list[tuple[int, int]], near: list[set[int]]) -> dict[str, float | int]:
+    """The share of pairs whose either side has the other among its candidates."""
+    hit = sum(1 for a, b in pairs if b in near[a] or a in near[b])
+    return {"pairs": len(pairs), "recall": round(hit / len(pairs), 3) if pairs else None}
+
+
+def pairs_dev(model: str, k: int, part: str) -> dict[str, object]:
+    folder = SHARED_DATA / "pairs-dev"
+    sentences = [json.loads(line) for line in (folder / "sentences.jsonl").open()]
+    gold = [json.loads(line) for line in (folder / "gold.jsonl").open()]
+    row = {(s["story"], s["kind"], s["article"], s["index"]): i for i, s in enumerate(sentences)}
+    near, rate = neighbours([s["text"] for s in sentences],
+                            [(s["story"], s["article"]) for s in sentences], model, k)
+    grades: dict[str, Callable[[int], bool]] = {
+        "grade>=3": lambda g: g >= 3, "grade>=4": lambda g: g >= 4, "grade==2": lambda g: g == 2}
+    result: dict[str, object] = {"sentences_per_second": round(rate, 1)}
+    for kind in ("lead", "title"):
+        for name, wanted in grades.items():
+            chosen = [(row[(g["story"], kind, g["article_a"], g["index_a"])],
+                       row[(g["story"], kind, g["article_b"], g["index_b"])])
+                      for g in gold if g["part"] == part and g["kind"] == kind
+                      and wanted(g["grade"])]
+            result[f"{kind} {name}"] = recall(chosen, near)
+    return result
+
+
+def msrp(model: str, k: int) -> dict[str, object]:
+    rows = [r for split in ("train", "val") for r in read_msrp(split)]
+    texts = list(dict.fromkeys(t for r in rows for t in (r[3], r[4])))
+    row = {t: i for i, t in enumerate(texts)}
+    near, _ = neighbours(texts, list(range(len(texts))), model, k)
+    paraphrases = [(row[r[3]], row[r[4]]) for r in rows if r[0] == 1 and r[3] != r[4]]
+    return {"sentences": len(texts), **recall(paraphrases, near)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="minilm")
+    parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--part", default="check", choices=["tune", "check"])
+    args = parser.parse_args()
+    report(f"dense_recall_{args.model}_{args.part}_k{args.k}", {
+        "model": args.model, "k": args.k, "part": args.part,
+        "pairs_dev": pairs_dev(args.model, args.k, args.part),
+        "msrp_train_val": msrp(args.model, args.k)})
+
+
+if __name__ == "__main__":
+    main()

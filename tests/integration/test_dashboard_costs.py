@@ -1,0 +1,187 @@
+"""What the dashboard's requests cost the store, on SQLite and PostgreSQL: round trips of a
+review sample, the indexes the overview's counts read, a precision counted in the database,
+and an overview (and the crawl page) rendered and counted no more often than it changes. (Timings are measured
+in bench/dashboard_latency.py, never here.)"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+
+from parawire.config import load_settings
+from parawire.dashboard import create_app, pages
+from parawire.dashboard import overview as overview_module
+from parawire.dashboard.overview import OverviewCache
+from parawire.records import Pair
+from parawire.store import Store, schema
+from parawire.store import review as review_module
+from parawire.store.overview import _volume_queries
+from tests.factories import make_sentence, store_annotated_article
+
+
+@contextmanager
+def _statements(store: Store) -> Iterator[list[str]]:
+    """The SQL statements the store sends while the block runs."""
+    sent: list[str] = []
+
+    def note(conn, cursor, statement, parameters, context, executemany) -> None:
+        sent.append(statement)
+
+    sa.event.listen(store.engine, "before_cursor_execute", note)
+    try:
+        yield sent
+    finally:
+        sa.event.remove(store.engine, "before_cursor_execute", note)
+
+
+def _run_with_pairs(store: Store, count: int) -> tuple[int, list[int]]:
+    sentences = [make_sentence(0, 0, ["rossi"], ["budget"], text=f"Sentence number {k}.")
+                 for k in range(count + 1)]
+    ids = store_annotated_article(store, "http://news.test/costs", sentences)
+    run = store.find_or_start_alignment_run("costs", {})
+    store.record_references(run.id, ids[:count], [
+        Pair(run.id, ids[k], ids[k + 1], 0.9, 9.0, 1, 1) for k in range(count)])
+    with store.engine.connect() as conn:
+        pair_ids = list(conn.execute(sa.select(schema.pairs.c.id).where(
+            schema.pairs.c.run_id == run.id).order_by(schema.pairs.c.id)).scalars())
+    return run.id, pair_ids
+
+
+def test_a_review_sample_is_two_queries_and_sorts_nothing_at_random(store):
+    """Every random seek goes in one SELECT (the old sampler sent one per draw: 31 for a
+    sample of 10), and no query orders the run's pairs by random()."""
+    run, pair_ids = _run_with_pairs(store, 200)
+    for pair_id in pair_ids[:10]:
+        store.label_pair(run, pair_id, True)
+    with _statements(store) as sent:
+        sample = store.sample_unlabeled_pairs(run, 10)
+    assert len(sent) == 2, sent
+    assert not any("random" in statement.lower() for statement in sent)
+    assert len(sample) == len(set(sample)) and 1 <= len(sample) <= 10
+    assert set(sample) <= set(pair_ids[10:])  # unlabeled pairs of the run only
+
+
+def test_each_review_seek_stops_at_the_first_unlabeled_pair(store):
+    """The seeks' plan: an index range scan of the run's pairs from the start, anti-joined
+    to the labels, cut at the first row. The old `review_labels.id IS NULL` kept a left
+    join on PostgreSQL, estimated one row after it, and sorted every pair from the start
+    on (36 ms for three seeks at 20k pairs; 0.3 ms now)."""
+    run, pair_ids = _run_with_pairs(store, 20)
+    for pair_id in pair_ids[:5]:
+        store.label_pair(run, pair_id, True)
+    seeks = review_module._draws(2).params(run_id=run, start_0=pair_ids[0],
+                                           start_1=pair_ids[10])
+    compiled = str(seeks.compile(dialect=store.engine.dialect,
+                                 compile_kwargs={"literal_binds": True}))
+    with store.engine.connect() as conn:
+        if store.engine.dialect.name == "sqlite":
+            plan = "\n".join(str(row[-1]) for row in
+                             conn.exec_driver_sql("EXPLAIN QUERY PLAN " + compiled))
+            assert "SEARCH pairs USING COVERING INDEX ix_pairs_run_id_id" in plan, plan
+            assert "SCAN pairs" not in plan and "TEMP B-TREE" not in plan, plan
+        else:
+            conn.exec_driver_sql("SET enable_seqscan = off")  # as on a large store
+            plan = "\n".join(row[0] for row in conn.exec_driver_sql("EXPLAIN " + compiled))
+            assert plan.count("Anti Join") == 2, plan
+            assert "Sort" not in plan, plan
+        assert list(conn.execute(seeks).one()) == [pair_ids[5], pair_ids[10]]
+
+
+def test_a_mostly_labeled_run_still_gives_its_last_unlabeled_pairs(store):
+    run, pair_ids = _run_with_pairs(store, 30)
+    for pair_id in pair_ids[:-2]:
+        store.label_pair(run, pair_id, pair_id % 2 == 0)
+    with _statements(store) as sent:
+        sample = store.sample_unlabeled_pairs(run, 10)
+    assert sorted(sample) == pair_ids[-2:]
+    assert len(sent) <= 3 and not any("random" in s.lower() for s in sent)
+    right = sum(1 for pair_id in pair_ids[:-2] if pair_id % 2 == 0)
+    assert store.label_counts(run) == (right, len(pair_ids) - 2 - right)
+    assert store.label_counts(run + 1) == (0, 0)
+
+
+def test_run_volumes_join_sentences_through_the_volume_index(store):
+    """A run's references and pairs get their sentences' day, outlet, topic and language
+    from ix_sentences_id_volume (migration 0015), never from the sentence rows: on
+    PostgreSQL (told to use an index wherever one can answer, as on a store too large to
+    scan) the old plan read sentences_pkey and the table."""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite's planner looks sentences up by rowid whatever the indexes")
+    _run_with_pairs(store, 5)
+    with store.engine.connect() as conn:
+        conn.exec_driver_sql("SET enable_seqscan = off")
+        for metric in ("references", "pairs"):
+            compiled = str(_volume_queries(1)[metric].compile(
+                dialect=store.engine.dialect, compile_kwargs={"literal_binds": True}))
+            plan = "\n".join(row[0] for row in conn.exec_driver_sql("EXPLAIN " + compiled))
+            assert "Index Only Scan using ix_sentences_id_volume" in plan, plan
+            assert "sentences_pkey" not in plan, plan
+
+
+def test_the_overview_is_serialised_once_per_count(store):
+    _run_with_pairs(store, 3)
+    cache = OverviewCache(store)
+    renders: list[int] = []
+
+    def render(overview) -> bytes:
+        renders.append(overview["totals"]["pairs"])
+        return str(overview["totals"]).encode()
+
+    first = cache.rendered("test", render)
+    assert cache.rendered("test", render) is first and renders == [3]
+    store_annotated_article(store, "http://news.test/more", [
+        make_sentence(0, 0, ["x"], ["y"], text="One more sentence.")])
+    cache._next_count = 0  # no pause after the first count, for the test
+    cache.rendered("test", render)  # the last count marked refreshing, or the new one
+    cache._refresh.join()
+    latest = cache.rendered("test", render)
+    assert cache.rendered("test", render) is latest
+    assert latest == str(cache.get()["totals"]).encode() and len(renders) <= 3
+
+
+def test_recounts_pause_while_rows_keep_coming(store, monkeypatch):
+    """After a count, a change starts no recount before RECOUNT_PAUSE times its duration:
+    the request gets the last count, marked refreshing."""
+    monkeypatch.setattr(overview_module, "RECOUNT_PAUSE", 10_000)
+    cache = OverviewCache(store)
+    assert not cache.get()["refreshing"]
+    counted = cache._refresh
+    store_annotated_article(store, "http://news.test/paused", [
+        make_sentence(0, 0, ["x"], ["y"], text="Added during the pause.")])
+    body = cache.get()
+    assert body["refreshing"] and body["totals"]["articles"] == 0
+    assert cache._refresh is counted  # no new count started
+
+
+def test_one_fingerprint_query_at_a_time(store):
+    """While one request reads the fingerprint, the others take the last one read."""
+    cache = OverviewCache(store, check_seconds=0)
+    cache.get()
+    last = cache._checked
+    with cache._checking, _statements(store) as sent:  # another request is reading it
+        result: list[dict] = []
+        reader = threading.Thread(target=lambda: result.append(cache.get()))
+        reader.start()
+        reader.join(10)
+    assert result and not reader.is_alive()
+    assert sent == [] and cache._checked == last
+
+
+def test_the_crawl_page_is_rendered_again_only_when_its_runs_change(store, tmp_path):
+    settings = load_settings(data_dir=tmp_path / "data")
+    client = TestClient(create_app(settings, token="t", store=store), base_url="http://localhost")
+    first = store.start_crawl_run({"since": "2026-03-01", "until": "2026-03-02"})
+    store.finish_crawl_run(first, {"stored": 3})
+    page = client.get("/crawl").text
+    assert f'data-run-id="{first}"' in page
+    kept = pages._RENDERED["crawl"]
+    assert client.get("/crawl").text == page and pages._RENDERED["crawl"] is kept
+    second = store.start_crawl_run({"since": "2026-03-03", "until": "2026-03-04"})
+    store.finish_crawl_run(second, {"stored": 5, "errors/http": 1})
+    page = client.get("/crawl").text
+    assert f'data-run-id="{second}"' in page and f'data-run-id="{first}"' in page

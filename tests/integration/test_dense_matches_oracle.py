@@ -1,0 +1,84 @@
+"""The dense source's candidates equal an exhaustive comparison of every reference with every
+sentence: the top k by cosine among those HCSSS's filters keep (aligner/oracle.py)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import date, timedelta
+
+import numpy as np
+import pytest
+
+from parawire.aligner import AlignParams
+from parawire.aligner.candidates import CANDIDATE_SOURCES, SearchContext
+from parawire.aligner.oracle import within_filters
+from parawire.nlp import VectorFiles
+from parawire.store import open_store
+from tests.factories import make_sentence, store_annotated_article
+
+OUTLETS = ["outlet-a", "outlet-b", "outlet-c"]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """Thirty articles over nine days and three outlets, five sentences each, with random
+    unit vectors (a few near-equal to others, as rewordings)."""
+    folder = tmp_path_factory.mktemp("dense")
+    store = open_store(f"sqlite:///{folder / 'store.db'}")
+    rng = np.random.default_rng(11)
+    ids: list[int] = []
+    for n in range(30):
+        sentences = [make_sentence(0, 0, [], [], text=f"article {n} sentence {i} "
+                                   + " ".join(["word"] * (3 + i))) for i in range(5)]
+        ids += store_annotated_article(store, f"http://news.test/{n}", sentences,
+                                       source=OUTLETS[n % 3], topic=["a", "b"][n % 2],
+                                       published=date(2026, 3, 1) + timedelta(days=n % 9))
+    vectors = rng.normal(size=(len(ids), 16)).astype(np.float32)
+    vectors[1::7] = vectors[::7][:len(vectors[1::7])] + 0.1 * vectors[1::7]
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    files = VectorFiles(folder / "vectors", "test", "1", 16)
+    files.add(ids, vectors)
+    return store, files
+
+
+def cosine(files: VectorFiles, a: int, b: int) -> float:
+    return float(files.get([a])[0] @ files.get([b])[0])
+
+
+@pytest.mark.parametrize("overrides", [
+    {"dense_k": 3}, {"dense_k": 1, "exclude_same_outlet": True},
+    {"dense_k": 5, "same_topic": True, "date_window_days": 1}, {"dense_k": 40},
+])
+def test_dense_candidates_are_the_exact_top_k_of_the_filtered_sentences(corpus, overrides):
+    store, files = corpus
+    params = AlignParams(method="dense", dense_min_words=1, **overrides)
+    sentences = [s for batch in store.iter_sentences() for s in batch]
+    context = SearchContext(store, None, params, Counter(), vectors=files)
+    found = CANDIDATE_SOURCES["dense"].candidates(sentences, context)
+    got: dict[int, list[int]] = {}
+    for candidate in found:
+        got.setdefault(candidate.reference.id, []).append(candidate.sentence.id)
+        assert candidate.features["cosine"] == pytest.approx(
+            cosine(files, candidate.reference.id, candidate.sentence.id), abs=1e-5)
+        assert np.sign(candidate.features["margin"]) == np.sign(candidate.features["cosine"])
+    expected: dict[int, list[int]] = {}
+    for reference in sentences:
+        valid = [s for s in sentences if s.id != reference.id
+                 and within_filters(reference, s, params)]
+        scores = [(-cosine(files, reference.id, s.id), s.id) for s in valid]
+        best = [sid for _, sid in sorted(scores)[:params.dense_k]]
+        if best:
+            expected[reference.id] = best
+    assert got == expected
+
+
+def test_mutual_best_keeps_a_subset(corpus):
+    store, files = corpus
+    sentences = [s for batch in store.iter_sentences() for s in batch]
+    pairs = {}
+    for mutual in (False, True):
+        params = AlignParams(method="dense", dense_min_words=1, dense_k=2, mutual_best=mutual)
+        context = SearchContext(store, None, params, Counter(), vectors=files)
+        pairs[mutual] = {(c.reference.id, c.sentence.id)
+                         for c in CANDIDATE_SOURCES["dense"].candidates(sentences, context)}
+    assert pairs[True] < pairs[False] and pairs[True]

@@ -1,0 +1,57 @@
+"""The embed stage on real sentences: one vector per sentence, computed once (a second run
+embeds only what is new), empty texts counted, another model's vectors recomputed, and an
+alignment run with the dense source finding a reworded partner that shares no name."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import numpy as np
+
+from parawire.config import load_settings
+from parawire.nlp import VectorFiles, vectors_folder
+from parawire.roof.pipeline import run_stage
+from parawire.store import store_of
+from tests.factories import make_sentence, store_annotated_article
+
+TEXTS = [
+    ["The Pentagon said on Monday it would send more troops to the region.",
+     "Storm knocks out power to thousands across the Gulf Coast overnight."],
+    ["The Defense Department announced additional soldiers will deploy to the area.",
+     "A local bakery won a prize for its sourdough bread this weekend."],
+]
+
+
+def test_embed_once_then_only_the_new_sentences(tmp_path):
+    settings = load_settings(data_dir=tmp_path)
+    store = store_of(settings)
+    for n, texts in enumerate(TEXTS):
+        store_annotated_article(store, f"http://news.test/{n}",
+                                [make_sentence(0, 0, [], ["word"], text=t) for t in texts],
+                                source=f"outlet-{n}", published=date(2026, 3, 2))
+    first = run_stage(settings, "embed")
+    assert first["embedded"] == 4 and first["vectors"] == 4
+    files = VectorFiles.existing(vectors_folder(tmp_path, "en"))
+    before = np.array(files.vectors)
+    store_annotated_article(store, "http://news.test/late",
+                            [make_sentence(0, 0, [], ["word"], text=TEXTS[0][0]),
+                             make_sentence(0, 0, [], ["word"], text="   ")],
+                            source="outlet-9", published=date(2026, 3, 3))
+    second = run_stage(settings, "embed")
+    assert second["embedded"] == 1 and second["skipped_empty"] == 1 and second["vectors"] == 5
+    files = VectorFiles.existing(vectors_folder(tmp_path, "en"))
+    assert np.array_equal(files.vectors[:4], before)
+    assert np.array_equal(files.vectors[4], files.vectors[0])  # equal texts, equal vectors
+    assert run_stage(settings, "embed", redo=True)["embedded"] == 5
+
+    aligned = load_settings(data_dir=tmp_path, align={"method": "dense", "dense_k": 1,
+                                                      "min_probability": 0.0})
+    run_stage(aligned, "index")
+    counts = run_stage(aligned, "align")
+    assert counts["dense_candidates"] >= 2
+    ids = {s.text: s.id for batch in store.iter_sentences() for s in batch
+           if s.source in ("outlet-0", "outlet-1")}
+    files = VectorFiles.existing(vectors_folder(tmp_path, "en"))
+    (hits,) = files.search(files.get([ids[TEXTS[0][0]]]), [ids[TEXTS[1][0]], ids[TEXTS[1][1]],
+                                                           ids[TEXTS[0][1]]], 1)
+    assert hits[0][0] == ids[TEXTS[1][0]]  # the rewording that shares no name
