@@ -11,12 +11,16 @@ selected: the share whose input is the covering side. Reports precision and reca
 useful pairs, recall of grade >= 4, the grade confusion matrix, the direction accuracy on
 gold grade-3 pairs the model selects. MSRP val: a pair predicted a paraphrase when graded
 >= 4 (and >= 3 for comparison). Features are computed once and cached in bench/.cache/.
+Beside the check figures: main's old path (filters and binary scorer) on the same candidates,
+scored the same way, as bench/old_path_quality.py measured it (kept in bench/baselines/:
+the old code is in git only).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from common import SEED_CACHE, SHARED_DATA, report
 
@@ -89,6 +93,16 @@ def msrp_figures(pairs: list[GradedText], rows: list[dict[str, float]], model) -
     return out
 
 
+def old_path() -> dict | None:
+    """The old path's check figures and the main commit they were measured on (None if the
+    result is absent)."""
+    path = Path(__file__).with_name("baselines") / "old_path_quality.json"
+    if not path.is_file():
+        return None
+    old = json.loads(path.read_text())
+    return {"code_from_main_commit": old["code_from_main_commit"], **old["dev_gold_check"]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="", help="Pair model file [default: shipped].")
@@ -99,6 +113,7 @@ def main() -> None:
     report("pair_model_quality", {
         "model": model.version, "trained_on": model.trained_on,
         "dev_gold_check": gold_figures(check, cached_features("check", check), model),
+        "dev_gold_check_old_path": old_path(),
         "msrp_val": msrp_figures(val, cached_features("msrp_val", val), model)})
 
 
