@@ -11,20 +11,17 @@ from parawire.aligner.pairs import order_pair, orient
 from parawire.aligner.params import AlignParams
 from parawire.aligner.query import build_query
 from parawire.aligner.run import align_batch, finish_run, select_references, start_run
-from parawire.aligner.scorer import PairScorer, fit_scorer, load_scorer
 from parawire.aligner.scoring import above_beta, normalized
 from parawire.aligner.semantic import cosine_similarities
-from parawire.aligner.signals import SIGNALS, pair_signals
 from parawire.aligner.stage import ALIGN, EXPORT, AlignScope, ExportScope
 from parawire.aligner.stories import STORIES, StoriesScope
-from parawire.aligner.training import as_one_sentence, labelled_signals
+from parawire.aligner.training import as_one_sentence
 
 __all__ = [
     "ALIGN",
     "EXPORT",
     "FEATURES",
     "FORMATS",
-    "SIGNALS",
     "STORIES",
     "AlignParams",
     "AlignScope",
@@ -33,7 +30,6 @@ __all__ = [
     "ExportScope",
     "FeaturePairModel",
     "GradeModel",
-    "PairScorer",
     "StoriesScope",
     "above_beta",
     "align_batch",
@@ -46,17 +42,13 @@ __all__ = [
     "featurize",
     "finish_run",
     "fit_pair_model",
-    "fit_scorer",
     "is_paraphrase",
     "is_reference",
-    "labelled_signals",
     "load_pair_model",
-    "load_scorer",
     "normalized",
     "order_pair",
     "orient",
     "pair_features",
-    "pair_signals",
     "required_cn_matches",
     "select_references",
     "start_run",

@@ -11,7 +11,6 @@ from pydantic import ConfigDict
 
 from parawire.aligner.constraints import Constraints
 from parawire.aligner.pair_model import load_pair_model
-from parawire.aligner.scorer import load_scorer
 from parawire.config import AlignConfig, AlignCriteria
 
 
@@ -25,20 +24,17 @@ class AlignParams(AlignCriteria):
     topic: str | None = None
     since: date | None = None
     until: date | None = None
-    # The version of the pair scorer's model file (recorded: another model, another run).
-    scorer_version: str = ""
     # The version of the pair model's file (recorded: another model, another run).
     pair_model_version: str = ""
 
     @classmethod
     def from_config(cls, config: AlignConfig, **scope: Any) -> AlignParams:
         """Parameters from the [align] config section plus a run's scope (or other overrides),
-        with the version of the configured scorer model.
+        with the version of the configured pair model.
 
         The batch size only splits the work, so it is not part of a run's identity.
         """
         values = {**config.model_dump(include=set(AlignCriteria.model_fields)), **scope}
-        values.setdefault("scorer_version", load_scorer(values["scorer_model"]).version)
         values.setdefault("pair_model_version", load_pair_model(values["pair_model"]).version)
         return cls(**values)
 

@@ -12,8 +12,8 @@ useful pairs, recall of grade >= 4, the grade confusion matrix, the direction ac
 gold grade-3 pairs the model selects. MSRP val: a pair predicted a paraphrase when graded
 >= 4 (and >= 3 for comparison). Features are computed once and cached in bench/.cache/.
 Beside the check figures: main's old path (filters and binary scorer) on the same candidates,
-scored the same way, as bench/old_path_quality.py measured it (kept in bench/baselines/:
-the old code is in git only).
+scored the same way, as bench/old_path_quality.py measured it at commit b97e1f4 (its result
+kept in bench/baselines/; the script and the old code it ran were removed after it).
 """
 
 from __future__ import annotations

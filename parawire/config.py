@@ -178,8 +178,8 @@ class VectorsConfig(_Section):
 class AlignCriteria(_Section):
     """What decides which pairs an alignment run finds (the gate looser than the paper's)."""
 
-    # A looser gate than the paper's 3/3/0.7/0.7: the filters and the pair scorer after it
-    # keep the precision (tuned on an AllSides window, bench/allsides_yield.py --seed 1).
+    # A looser gate than the paper's 3/3/0.7/0.7: the pair model after it grades every
+    # candidate (the gate was tuned on an AllSides window in issue 12).
     min_cn: int = Field(1, ge=1)
     min_pn: int = Field(1, ge=0)
     # References may have this many proper nouns when their candidate has min_pn (a pair is
@@ -192,19 +192,7 @@ class AlignCriteria(_Section):
     exclude_same_outlet: bool = False
     normalize: Literal["max", "self"] = "max"
     max_hits: int = Field(1000, ge=1)
-    max_token_jaccard: float = Field(0.9, gt=0, le=1)
-    # Near-verbatim: fewer word edits than min_edit_share of the shorter side's words, and
-    # never fewer than min_word_edits (tuned on MSRP train and the AllSides seed-1 window).
-    min_word_edits: int = Field(3, ge=0)
-    min_edit_share: float = Field(0.2, ge=0, le=1)
-    min_length_ratio: float = Field(0.5, ge=0, le=1)
     min_semantic_similarity: float = Field(0.0, ge=0, le=1)
-    scorer_model: str = ""
-    min_probability: float = Field(0.7908, ge=0, le=1)
-    max_quote_share: float = Field(0.3, gt=0, le=1)
-    max_novel_share: float = Field(0.6, ge=0, le=1)
-    max_added_words: int = Field(2, ge=0)
-    drop_mismatches: bool = True
     # The pair model that grades every candidate ("" for the one shipped with parawire),
     # and the lowest grade a run stores (the export chooses among them).
     pair_model: str = ""

@@ -45,7 +45,7 @@ def test_embed_once_then_only_the_new_sentences(tmp_path):
     assert run_stage(settings, "embed", redo=True)["embedded"] == 5
 
     aligned = load_settings(data_dir=tmp_path, align={"method": "dense", "dense_k": 1,
-                                                      "min_probability": 0.0})
+                                                      "min_stored_grade": 0})
     run_stage(aligned, "index")
     counts = run_stage(aligned, "align")
     assert counts["dense_candidates"] >= 2

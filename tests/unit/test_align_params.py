@@ -12,13 +12,9 @@ SCOPE = {"language": "en", "topic": "politics", "since": date(2026, 3, 1), "unti
 
 
 def test_defaults_are_the_align_sections():
-    versions = {"scorer_version", "pair_model_version"}
+    versions = {"pair_model_version"}
     assert AlignParams().model_dump(exclude={*SCOPE, *versions}) == AlignConfig().model_dump(
         exclude={"batch_size"})
-
-
-def test_from_config_records_the_scorer_version():
-    assert AlignParams.from_config(AlignConfig()).scorer_version.startswith("lr-")
 
 
 def test_from_config_records_the_pair_model_version_so_another_model_is_another_run():
@@ -40,9 +36,7 @@ def test_from_config_adds_the_scope_and_leaves_the_batch_size_out_of_the_key():
 def test_json_round_trip_and_a_key_recorded_by_earlier_versions():
     params = AlignParams(min_cn=2, min_pn=1, sparse_min_pn=0, alpha=0.75, beta=0.6,
                          date_window_days=2, same_topic=True, exclude_same_outlet=True,
-                         normalize="self", max_hits=50,
-                         max_token_jaccard=0.8, min_length_ratio=0.4, min_semantic_similarity=0.3,
-                         **SCOPE)
+                         normalize="self", max_hits=50, min_semantic_similarity=0.3, **SCOPE)
     assert params.to_json()["since"] == "2026-03-01"
     assert AlignParams.from_json(params.to_json()) == params
     # A stable key for these parameters: stored runs keep resuming. (Runs stored before the
@@ -51,8 +45,8 @@ def test_json_round_trip_and_a_key_recorded_by_earlier_versions():
     # have other keys: their pairs were found by other rules; so do runs stored before the
     # candidate sources' settings, align.method and the dense source's k, minimum words,
     # margin neighbourhood and mutual-best, and runs stored before the pair model graded
-    # candidates.)
-    assert params.run_key() == "8305148d06acb3e80de756c450f94c11419197c7ccdb8c520f66f17a8caec465"
+    # candidates in place of the old filters and binary scorer.)
+    assert params.run_key() == "d8dced1c50590563afcd0ac0b137e1c20f0b086b6eda59e0d48961c0a64e9b8f"
 
 
 @pytest.mark.parametrize("bad", [{"normalize": "median"}, {"alpha": 1.5}, {"batch_size": 10}])

@@ -5,8 +5,8 @@ from parawire.errors import ConfigError
 
 
 def test_shipped_defaults_are_the_looser_gate_and_the_papers_date_window():
-    # the gate is looser than the paper's 3/3/0.7/0.7: the filters and the pair scorer keep
-    # the precision (issue 12; bench/allsides_yield.py)
+    # the gate is looser than the paper's 3/3/0.7/0.7: the pair model grades what it lets
+    # through (issue 12)
     settings = load_settings()
     assert (settings.align.min_cn, settings.align.min_pn) == (1, 1)
     assert (settings.align.alpha, settings.align.beta) == (0.5, 0.5)
