@@ -16,17 +16,18 @@ from parawire.roof.demo_run import run_meantime
 # references need two names and two nouns, and hits may come from any day.
 # MEANTIME is small (a few pairs per language) and the shipped pair model was trained on
 # English pairs: the path and the language of what is mined are under test, so every graded
-# candidate Algorithm 1 and beta accept is stored. The window search (the module-scoped run
-# comes before conftest's per-test pin).
+# candidate Algorithm 1 and beta accept is stored and exported. The window search (the
+# module-scoped run comes before conftest's per-test pin).
 ALIGN = {"min_pn": 2, "min_cn": 2, "date_window_days": 4000, "min_stored_grade": 0,
          "within": "window"}
+EXPORT = {"min_grade": 0, "min_divergence": 0.0, "quote_pairs": True}
 
 
 @pytest.fixture(scope="module", params=["it", "es", "nl"])
 def mined(request, shared_data, tiny_pipeline, tmp_path_factory):
     language = request.param
     data = tmp_path_factory.mktemp(f"meantime-{language}")
-    settings = load_settings(data_dir=data, align=ALIGN,
+    settings = load_settings(data_dir=data, align=ALIGN, export=EXPORT,
                              nlp={"models": {language: str(tiny_pipeline(language))}})
     report = run_meantime(settings, shared_data / "meantime", language)
     return language, report
