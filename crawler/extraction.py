@@ -18,10 +18,10 @@ from parawire.crawler.body import (
     without_boilerplate,
     without_headline,
 )
-from parawire.crawler.dates import date_from_url, publication_date
+from parawire.crawler.dates import date_from_url, publication_date, stated_day
 from parawire.crawler.headline import choose_headline
 from parawire.crawler.language import detect_language
-from parawire.crawler.page_meta import PageMeta, read_page_meta
+from parawire.crawler.page_meta import PageMeta, date_lines, read_page_meta
 from parawire.crawler.typography import normalise_lines
 
 TRACKING_PREFIXES = ("utm_", "fbclid", "gclid", "mc_", "ref", "cmpid", "ocid")
@@ -98,7 +98,7 @@ def _published(tree: HtmlElement, meta: PageMeta, url: str, today: date,
     own = publication_date([_metadata_date(meta.ld_published),
                             _metadata_date(meta.meta_published)], oldest, today)
     if own is not None:
-        return own
+        return publication_date([stated_day(own, date_lines(tree)), own], oldest, today)
 
     def guess(extensive: bool) -> date | None:
         return _metadata_date(find_date(
@@ -106,7 +106,7 @@ def _published(tree: HtmlElement, meta: PageMeta, url: str, today: date,
             deferred_url_extractor=True, min_date=oldest.isoformat(),
             max_date=today.isoformat()))
 
-    return (publication_date([guess(False), date_from_url(url)], oldest, today)
+    return (publication_date([date_from_url(url), guess(False)], oldest, today)
             or publication_date([guess(True)], oldest, today))
 
 

@@ -8,8 +8,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html import unescape
+from itertools import islice
 from typing import Any
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 from parawire.crawler.typography import normalise
@@ -22,6 +24,24 @@ ARTICLE_TYPES = frozenset({
 _BYLINE = re.compile(r"^by\s+", re.IGNORECASE)
 PUBLISHED_META = ("article:published_time", "og:article:published_time",
                   "datePublished", "pubdate", "publishdate", "date")
+# Parts of an <h1> that are not its headline, by class or itemprop: a kicker or label set
+# apart from it, text for screen readers only.
+_NOT_HEADLINE = re.compile(
+    r"kicker|eyebrow|overline|dachzeile|topline|roofline|rubric|label|flag|sr-only|"
+    r"visually-hidden|screen-reader|hidden", re.IGNORECASE)
+# Elements that break a line: their text is apart from their neighbours'.
+_BLOCKS = frozenset({"br", "div", "p", "li", "h2", "h3", "h4", "header"})
+# Elements that show the article's date: <time>, and those whose class, id or itemprop says
+# date, time, byline or publication; read after the headline <h1> (a header strip's date
+# of today comes before it), near it, and when short enough to be a date line.
+_DATE_ATTRIBUTE = re.compile(r"date|time|byline|posted|publi", re.IGNORECASE)
+# Levels above the headline <h1> within which its date line is looked for, and how many
+# elements after it.
+DATE_LEVELS = 4
+DATE_SCAN = 120
+DATE_LINE_CHARS = 160
+# How many date lines are kept (the byline's comes first; later ones are other stories').
+DATE_LINES = 8
 
 
 @dataclass(slots=True)
@@ -41,6 +61,28 @@ class PageMeta:
     meta_published: str = ""
     link_texts: set[str] = field(default_factory=set)
     paragraph_chars: int = 0
+
+
+def _headline_parts(node: HtmlElement, parts: list[str]) -> None:
+    for child in node:
+        element = isinstance(child.tag, str)  # not a comment
+        marked = not element or _NOT_HEADLINE.search(
+            f"{child.get('class')} {child.get('itemprop')}")
+        gap = " " if child.tag in _BLOCKS else ""
+        if not marked:
+            parts.append(gap + (child.text or ""))
+            _headline_parts(child, parts)
+        parts.append(gap + (child.tail or ""))
+
+
+def headline_text(h1: HtmlElement) -> str:
+    """The text of a headline element as the page shows it, without the parts it marks as
+    no headline (a kicker set apart by its class, screen-reader text), lines kept apart."""
+    if not len(h1):
+        return normalise(h1.text_content())
+    parts = [h1.text or ""]
+    _headline_parts(h1, parts)
+    return normalise("".join(parts))
 
 
 def _types(obj: dict[str, Any]) -> set[str]:
@@ -87,12 +129,44 @@ def _read_json_ld(tree: HtmlElement, meta: PageMeta) -> None:
                 meta.site_names.append(publisher)
 
 
+def _is_date_element(node: HtmlElement) -> bool:
+    return node.tag == "time" or _DATE_ATTRIBUTE.search(
+        f"{node.get('class')} {node.get('id')} {node.get('itemprop')}") is not None
+
+
+def date_lines(tree: HtmlElement) -> list[str]:
+    """The short texts of the date-like elements after the page's headline <h1> (the
+    article's own, else the first) and near it (under its DATE_LEVELS-th ancestor, <body>
+    at most), in page order: where a byline or dateline states the day."""
+    own = tree.xpath("//article//h1|//h1[@itemprop='headline']")
+    anchor = own[0] if own else next(tree.iter("h1"), None)
+    found: list[str] = []
+    if anchor is None:
+        return found
+    region = anchor
+    for _ in range(DATE_LEVELS):
+        if region.tag == "body" or region.getparent() is None:
+            break
+        region = region.getparent()
+    nodes = region.iter(etree.Element)
+    if not any(node is anchor for node in nodes):
+        return found
+    for node in islice(nodes, DATE_SCAN):
+        if _is_date_element(node):
+            text = normalise(node.text_content())
+            if 0 < len(text) <= DATE_LINE_CHARS and text not in found:
+                found.append(text)
+                if len(found) == DATE_LINES:
+                    break
+    return found
+
+
 def read_page_meta(tree: HtmlElement) -> PageMeta:
     """The page's self-description, read before an extractor changes the tree."""
     meta = PageMeta()
-    meta.h1 = [text for h1 in tree.iter("h1") if (text := normalise(h1.text_content()))]
+    meta.h1 = [text for h1 in tree.iter("h1") if (text := headline_text(h1))]
     meta.article_h1 = [text for h1 in tree.xpath("//article//h1|//h1[@itemprop='headline']")
-                       if (text := normalise(h1.text_content()))]
+                       if (text := headline_text(h1))]
     meta.title = normalise(tree.findtext(".//title") or "")
     meta.canonical = next(iter(tree.xpath("//link[@rel='canonical']/@href")), "").strip()
     for node in tree.iter("meta"):

@@ -25,9 +25,9 @@ def page(head: str = "", body: str = "") -> str:
     return f"<html><head>{head}</head><body>{body}</body></html>"
 
 
-def test_typography_is_normalised():
-    assert normalise("Hello\u00a0world \u201cquoted\u201d it\u2019s\u200b done") == \
-        "Hello world \"quoted\" it's done"
+def test_whitespace_is_normalised_and_the_publishers_characters_kept():
+    assert normalise("Hello\u00a0world \u201cquoted\u201d it\u2019s\u200b done \u2013 \u00abja\u00bb\u2026") \
+        == "Hello world \u201cquoted\u201d it\u2019s done \u2013 \u00abja\u00bb\u2026"
     assert normalise_lines("one\u00a0 two\n\n\u200b\nthree") == ["one two", "three"]
 
 
