@@ -27,8 +27,12 @@ PUBLISHED_META = ("article:published_time", "og:article:published_time",
 # Parts of an <h1> that are not its headline, by class or itemprop: a kicker or label set
 # apart from it, text for screen readers only.
 _NOT_HEADLINE = re.compile(
-    r"kicker|eyebrow|overline|dachzeile|topline|roofline|rubric|label|flag|sr-only|"
-    r"visually-hidden|screen-reader|hidden", re.IGNORECASE)
+    r"kicker|eyebrow|overline|dachzeile|topline|roofline|supertitle|pretitle|intro|rubric|"
+    r"label|flag|sr-only|visually-hidden|screen-reader|hidden", re.IGNORECASE)
+# The article's own headline elements: <h1>s inside an <article>, those marked as the
+# headline (any element but <meta>).
+_OWN_HEADLINES = etree.XPath("//article//h1|//*[@itemprop='headline'][not(self::meta)]")
+_HEADLINES = etree.XPath("//h1|//*[@itemprop='headline'][not(self::meta)]")
 # Elements that break a line: their text is apart from their neighbours'.
 _BLOCKS = frozenset({"br", "div", "p", "li", "h2", "h3", "h4", "header"})
 # Elements that show the article's date: <time>, and those whose class, id or itemprop says
@@ -46,8 +50,9 @@ DATE_LINES = 8
 
 @dataclass(slots=True)
 class PageMeta:
-    """Headline candidates by where they were found (`article_h1`: the <h1>s inside an
-    <article> or marked as the headline), site names, dates, link texts."""
+    """Headline candidates by where they were found (`h1`: the <h1>s and the elements marked
+    as the headline; `article_h1`: those inside an <article> or marked as the headline),
+    site names, dates, link texts."""
 
     h1: list[str] = field(default_factory=list)
     article_h1: list[str] = field(default_factory=list)
@@ -138,7 +143,7 @@ def date_lines(tree: HtmlElement) -> list[str]:
     """The short texts of the date-like elements after the page's headline <h1> (the
     article's own, else the first) and near it (under its DATE_LEVELS-th ancestor, <body>
     at most), in page order: where a byline or dateline states the day."""
-    own = tree.xpath("//article//h1|//h1[@itemprop='headline']")
+    own = _OWN_HEADLINES(tree)
     anchor = own[0] if own else next(tree.iter("h1"), None)
     found: list[str] = []
     if anchor is None:
@@ -164,9 +169,8 @@ def date_lines(tree: HtmlElement) -> list[str]:
 def read_page_meta(tree: HtmlElement) -> PageMeta:
     """The page's self-description, read before an extractor changes the tree."""
     meta = PageMeta()
-    meta.h1 = [text for h1 in tree.iter("h1") if (text := headline_text(h1))]
-    meta.article_h1 = [text for h1 in tree.xpath("//article//h1|//h1[@itemprop='headline']")
-                       if (text := headline_text(h1))]
+    meta.h1 = [text for h1 in _HEADLINES(tree) if (text := headline_text(h1))]
+    meta.article_h1 = [text for h1 in _OWN_HEADLINES(tree) if (text := headline_text(h1))]
     meta.title = normalise(tree.findtext(".//title") or "")
     meta.canonical = next(iter(tree.xpath("//link[@rel='canonical']/@href")), "").strip()
     for node in tree.iter("meta"):
