@@ -114,7 +114,8 @@ def _published(tree: HtmlElement, meta: PageMeta, url: str, today: date,
                  or publication_date([guess(True)], oldest, today))
     if stamp is None:
         return None
-    return publication_date([stated_day(stamp, date_lines(tree)), stamp], oldest, today)
+    stated = stated_day(stamp, date_lines(meta.headline_element))
+    return publication_date([stated, stamp], oldest, today)
 
 
 def extract(html: str, url: str, today: date, oldest: date = date(1995, 1, 1),

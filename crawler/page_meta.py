@@ -29,9 +29,7 @@ PUBLISHED_META = ("article:published_time", "og:article:published_time",
 _NOT_HEADLINE = re.compile(
     r"kicker|eyebrow|overline|dachzeile|topline|roofline|supertitle|pretitle|intro|rubric|"
     r"label|flag|sr-only|visually-hidden|screen-reader|hidden", re.IGNORECASE)
-# The article's own headline elements: <h1>s inside an <article>, those marked as the
-# headline (any element but <meta>).
-_OWN_HEADLINES = etree.XPath("//article//h1|//*[@itemprop='headline'][not(self::meta)]")
+# Headline elements: <h1>s and those marked as the headline (any element but <meta>).
 _HEADLINES = etree.XPath("//h1|//*[@itemprop='headline'][not(self::meta)]")
 # Elements that break a line: their text is apart from their neighbours'.
 _BLOCKS = frozenset({"br", "div", "p", "li", "h2", "h3", "h4", "header"})
@@ -66,6 +64,8 @@ class PageMeta:
     meta_published: str = ""
     link_texts: set[str] = field(default_factory=set)
     paragraph_chars: int = 0
+    # The article's own headline element, else the first: where its date line is looked for.
+    headline_element: HtmlElement | None = field(default=None, repr=False, compare=False)
 
 
 def _headline_parts(node: HtmlElement, parts: list[str]) -> None:
@@ -139,24 +139,24 @@ def _is_date_element(node: HtmlElement) -> bool:
         f"{node.get('class')} {node.get('id')} {node.get('itemprop')}") is not None
 
 
-def date_lines(tree: HtmlElement) -> list[str]:
-    """The short texts of the date-like elements after the page's headline <h1> (the
-    article's own, else the first) and near it (under its DATE_LEVELS-th ancestor, <body>
-    at most), in page order: where a byline or dateline states the day."""
-    own = _OWN_HEADLINES(tree)
-    anchor = own[0] if own else next(tree.iter("h1"), None)
-    found: list[str] = []
-    if anchor is None:
-        return found
-    region = anchor
+def _following(anchor: HtmlElement) -> Iterator[HtmlElement]:
+    """The elements after an element in page order, up to the end of its DATE_LEVELS-th
+    ancestor (or of <body>)."""
+    node = anchor
     for _ in range(DATE_LEVELS):
-        if region.tag == "body" or region.getparent() is None:
-            break
-        region = region.getparent()
-    nodes = region.iter(etree.Element)
-    if not any(node is anchor for node in nodes):
-        return found
-    for node in islice(nodes, DATE_SCAN):
+        for sibling in node.itersiblings():
+            yield from sibling.iter(etree.Element)
+        node = node.getparent()
+        if node is None or node.tag == "body":
+            return
+
+
+def date_lines(anchor: HtmlElement | None) -> list[str]:
+    """The short texts of the date-like elements after the page's headline element
+    (PageMeta.headline_element) and near it (the next DATE_SCAN elements under its
+    DATE_LEVELS-th ancestor), in page order: where a byline or dateline states the day."""
+    found: list[str] = []
+    for node in islice(_following(anchor), DATE_SCAN) if anchor is not None else ():
         if _is_date_element(node):
             text = normalise(node.text_content())
             if 0 < len(text) <= DATE_LINE_CHARS and text not in found:
@@ -169,8 +169,12 @@ def date_lines(tree: HtmlElement) -> list[str]:
 def read_page_meta(tree: HtmlElement) -> PageMeta:
     """The page's self-description, read before an extractor changes the tree."""
     meta = PageMeta()
-    meta.h1 = [text for h1 in _HEADLINES(tree) if (text := headline_text(h1))]
-    meta.article_h1 = [text for h1 in _OWN_HEADLINES(tree) if (text := headline_text(h1))]
+    headlines = [(node, text) for node in _HEADLINES(tree) if (text := headline_text(node))]
+    own = [(node, text) for node, text in headlines if node.get("itemprop") == "headline"
+           or any(True for _ in node.iterancestors("article"))]
+    meta.h1 = [text for _, text in headlines]
+    meta.article_h1 = [text for _, text in own]
+    meta.headline_element = next(iter(own or headlines), (None, ""))[0]
     meta.title = normalise(tree.findtext(".//title") or "")
     meta.canonical = next(iter(tree.xpath("//link[@rel='canonical']/@href")), "").strip()
     for node in tree.iter("meta"):
