@@ -25,7 +25,8 @@ REPEATED_SHARE = 0.5
 # A text shorter than this share of the page's paragraph text is too short for the page.
 SHORT_SHARE = 0.2
 SENTENCE_KEY, OTHER_KEY = "s", "o"
-_SENTENCE = re.compile(r"[.!?。！？…\"')»”]\s*$")
+# A sentence's last character (closing quotes in every typography: stored text keeps them).
+_SENTENCE = re.compile(r"[.!?。！？…\"')»”’“‘„‟‚‛″′]\s*$")
 _WORDS = re.compile(r"\w+")
 
 
