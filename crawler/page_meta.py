@@ -25,10 +25,12 @@ _BYLINE = re.compile(r"^by\s+", re.IGNORECASE)
 PUBLISHED_META = ("article:published_time", "og:article:published_time",
                   "datePublished", "pubdate", "publishdate", "date")
 # Parts of an <h1> that are not its headline, by class or itemprop: a kicker or label set
-# apart from it, text for screen readers only.
+# apart from it, text for screen readers only or hidden ("hidden" alone: "hidden-xs" is
+# shown on larger screens).
 _NOT_HEADLINE = re.compile(
     r"kicker|eyebrow|overline|dachzeile|topline|roofline|supertitle|pretitle|intro|rubric|"
-    r"label|flag|sr-only|visually-hidden|screen-reader|hidden", re.IGNORECASE)
+    r"label|flag|sr-only|visually-hidden|screen-reader|(?<![\w-])hidden(?![\w-])",
+    re.IGNORECASE)
 # The <h1>s, the elements with an itemprop and the links with a rel, in one pass over the
 # page (cheaper than testing attribute values in XPath): the headline elements (<h1>s,
 # itemprop=headline) and the author's (itemprop=author, rel=author) are among them.
