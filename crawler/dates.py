@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 # /2026/03/02/, /2026-03-02-, _20260302_ in a URL's path.
 _URL_DATE = re.compile(
@@ -69,3 +69,32 @@ def stated_day(day: date, lines: list[str]) -> date:
         if len(stated) == 1:
             return stated[0]
     return day
+
+
+# An ISO timestamp with its time zone: "2019-11-20T04:26:47Z", "2019-11-19 21:57:00 -0800".
+_STAMP = re.compile(r"^\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?\s*"
+                    r"(?P<zone>Z|UTC|GMT|[+-]\d\d:?\d\d)?$", re.IGNORECASE)
+_UTC = ("z", "utc", "gmt", "+00:00", "+0000", "-00:00", "-0000")
+
+
+def time_zone(value: str) -> str:
+    """The time zone of an ISO timestamp when it is an outlet's own ("-05:00"), else ""
+    (no timestamp, no zone, UTC)."""
+    match = _STAMP.match(value.strip())
+    zone = match["zone"] if match and match["zone"] else ""
+    return "" if zone.lower() in _UTC else zone
+
+
+def local_day(value: str, zones: list[str]) -> date | None:
+    """The day of a timestamp; one in UTC is moved to the first time zone the page's other
+    timestamps give (the outlet's), so that 02:24 UTC is the evening before in New York."""
+    match = _STAMP.match(value.strip())
+    zone = (match["zone"] or "").lower() if match else ""
+    try:
+        if match and zone in _UTC and zone and zones:
+            stamp = datetime.fromisoformat(value.strip()[:19].replace(" ", "T") + "+00:00")
+            return stamp.astimezone(datetime.strptime(
+                zones[0].replace(":", ""), "%z").tzinfo).date()
+        return date.fromisoformat(value[:10]) if value else None
+    except ValueError:
+        return None

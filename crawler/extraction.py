@@ -18,7 +18,7 @@ from parawire.crawler.body import (
     without_boilerplate,
     without_headline,
 )
-from parawire.crawler.dates import date_from_url, publication_date, stated_day
+from parawire.crawler.dates import date_from_url, local_day, publication_date, stated_day
 from parawire.crawler.headline import choose_headline
 from parawire.crawler.language import detect_language
 from parawire.crawler.page_meta import PageMeta, date_lines, read_page_meta
@@ -104,8 +104,8 @@ def _published(tree: HtmlElement, meta: PageMeta, url: str, today: date,
             deferred_url_extractor=True, min_date=oldest.isoformat(),
             max_date=today.isoformat()))
 
-    stamp = publication_date([_metadata_date(meta.ld_published),
-                              _metadata_date(meta.meta_published)], oldest, today)
+    stamp = publication_date([local_day(meta.ld_published, meta.zones),
+                              local_day(meta.meta_published, meta.zones)], oldest, today)
     if stamp is None:
         listed = publication_date([date_from_url(url)], oldest, today)
         if listed is not None:

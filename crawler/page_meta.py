@@ -14,6 +14,7 @@ from typing import Any
 from lxml import etree
 from lxml.html import HtmlElement
 
+from parawire.crawler.dates import time_zone
 from parawire.crawler.typography import normalise
 
 # JSON-LD types whose datePublished and headline are the article's own.
@@ -68,6 +69,8 @@ class PageMeta:
     meta_published: str = ""
     link_texts: set[str] = field(default_factory=set)
     paragraph_chars: int = 0
+    # Time zones the page's own timestamps are written in (not UTC): "-05:00".
+    zones: list[str] = field(default_factory=list)
     # The article's own headline element, else the first: where its date line is looked for.
     headline_element: HtmlElement | None = field(default=None, repr=False, compare=False)
 
@@ -133,6 +136,8 @@ def _read_json_ld(tree: HtmlElement, meta: PageMeta) -> None:
                 continue
             meta.ld_headline = meta.ld_headline or _text(obj.get("headline", ""))
             meta.ld_published = meta.ld_published or _text(obj.get("datePublished", ""))
+            meta.zones += filter(None, (time_zone(_text(obj.get(key, "")))
+                                        for key in ("datePublished", "dateModified")))
             meta.author = meta.author or _text(obj.get("author", ""))
             if publisher := _text(obj.get("publisher", "")):
                 meta.site_names.append(publisher)
@@ -197,6 +202,8 @@ def read_page_meta(tree: HtmlElement) -> PageMeta:
             meta.site_names.append(content)
         elif key in PUBLISHED_META and not meta.meta_published:
             meta.meta_published = content
+        if zone := time_zone(content):
+            meta.zones.append(zone)
     _read_json_ld(tree, meta)
     if meta.author.startswith(("http://", "https://")):
         meta.author = ""

@@ -170,6 +170,17 @@ def test_a_utc_timestamp_gives_the_day_the_byline_states():
     assert found is not None and found.published == date(2019, 11, 19)
 
 
+def test_a_utc_timestamp_gives_the_outlets_day_where_the_page_tells_its_time_zone():
+    # No byline; the modified time is written in the outlet's zone.
+    found = extract(article_page(_stamped("2019-11-20T04:26:47Z", "2019-11-19T23:30:00-05:00"),
+                                 "Isles win in overtime"), "https://example.org/sports/isles",
+                    TODAY)
+    assert found is not None and found.published == date(2019, 11, 19)
+    found = extract(article_page(_stamped("2019-11-20T04:26:47Z"), "Isles win in overtime"),
+                    "https://example.org/sports/isles", TODAY)
+    assert found is not None and found.published == date(2019, 11, 20)
+
+
 def test_a_modified_date_is_ignored():
     ld = {"@type": "NewsArticle", "headline": "Isles win in overtime",
           "datePublished": "2019-11-19T21:00:00-05:00", "dateModified": "2019-11-20T09:00:00-05:00"}
