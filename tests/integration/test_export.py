@@ -22,7 +22,8 @@ from tests.factories import store_demo_articles
 @pytest.fixture(scope="module")
 def aligned(tmp_path_factory):
     data = tmp_path_factory.mktemp("export")
-    settings = load_settings(data_dir=data)
+    # module-scoped: conftest's window pin (a per-test environment variable) comes too late
+    settings = load_settings(data_dir=data, align={"within": "window"})
     store_demo_articles(store_of(settings))
     run_stage(settings, "annotate")
     run_stage(settings, "index")

@@ -16,10 +16,11 @@ from parawire.roof.demo_run import run_meantime
 # references need two names and two nouns, and hits may come from any day.
 # MEANTIME is small (a few pairs per language) and the shipped pair scorer was trained on
 # English pairs: the path and the language of what is mined are under test, so the scorer
-# and the content filters keep every candidate Algorithm 1 and beta accept.
+# and the content filters keep every candidate Algorithm 1 and beta accept, in the window
+# search (the module-scoped run comes before conftest's per-test pin).
 ALIGN = {"min_pn": 2, "min_cn": 2, "date_window_days": 4000, "min_probability": 0.0,
          "drop_mismatches": False, "max_novel_share": 1.0, "max_added_words": 1000,
-         "max_quote_share": 1.0}
+         "max_quote_share": 1.0, "within": "window"}
 
 
 @pytest.fixture(scope="module", params=["it", "es", "nl"])
