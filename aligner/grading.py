@@ -15,9 +15,6 @@ from parawire.records import Direction
 if TYPE_CHECKING:
     from parawire.aligner.candidates import Candidate
 
-GRADES = (0, 1, 2, 3, 4, 5)
-
-
 class Grading(NamedTuple):
     """A candidate's grade, its direction, and the probability of each grade (0 to 5)."""
 

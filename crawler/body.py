@@ -10,6 +10,7 @@ from collections.abc import Collection, Iterable
 from rapidfuzz import fuzz
 
 from parawire.crawler.page_meta import PageMeta
+from parawire.textnorm import fold_typography
 
 # A body line this close (rapidfuzz ratio) to the headline repeats it.
 HEADLINE_LIKE = 90
@@ -24,7 +25,8 @@ REPEATED_SHARE = 0.5
 # A text shorter than this share of the page's paragraph text is too short for the page.
 SHORT_SHARE = 0.2
 SENTENCE_KEY, OTHER_KEY = "s", "o"
-_SENTENCE = re.compile(r"[.!?。！？…\"')»”]\s*$")
+# A sentence's last character (closing quotes in every typography: stored text keeps them).
+_SENTENCE = re.compile(r"[.!?。！？…\"')»”’“‘„‟‚‛″′]\s*$")
 _WORDS = re.compile(r"\w+")
 
 
@@ -40,10 +42,10 @@ def line_key(line: str) -> str:
 def without_headline(lines: list[str], headlines: Iterable[str]) -> list[str]:
     """The lines without those near the top that repeat a headline (fuzzy: typography,
     case, a trailing site name or a word changed)."""
-    keys = [h.casefold() for h in headlines if h]
+    keys = [fold_typography(h).casefold() for h in headlines if h]
     kept = list(lines)
     for line in lines[:HEADLINE_LINES]:
-        text = line.casefold()
+        text = fold_typography(line).casefold()
         if any(fuzz.ratio(text, key) >= HEADLINE_LIKE
                or (len(key) >= 20 and text.startswith(key) and len(text) <= len(key) + 40)
                for key in keys):

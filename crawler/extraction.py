@@ -18,10 +18,10 @@ from parawire.crawler.body import (
     without_boilerplate,
     without_headline,
 )
-from parawire.crawler.dates import date_from_url, publication_date
+from parawire.crawler.dates import date_from_url, local_day, publication_date, stated_day
 from parawire.crawler.headline import choose_headline
 from parawire.crawler.language import detect_language
-from parawire.crawler.page_meta import PageMeta, read_page_meta
+from parawire.crawler.page_meta import PageMeta, date_lines, read_page_meta
 from parawire.crawler.typography import normalise_lines
 
 TRACKING_PREFIXES = ("utm_", "fbclid", "gclid", "mc_", "ref", "cmpid", "ocid")
@@ -92,13 +92,11 @@ def _trafilatura(document: str | HtmlElement, url: str, fast: bool) -> Any:
 
 def _published(tree: HtmlElement, meta: PageMeta, url: str, today: date,
                oldest: date) -> date | None:
-    """The article's own JSON-LD datePublished, its article:published_time, htmldate's
-    guess from the page's markup (run only when those are missing or implausible), the URL's
-    date, and last htmldate's search of the page's text (a page with no date is skipped)."""
-    own = publication_date([_metadata_date(meta.ld_published),
-                            _metadata_date(meta.meta_published)], oldest, today)
-    if own is not None:
-        return own
+    """The article's own JSON-LD datePublished, its article:published_time, the URL's date,
+    htmldate's guess from the page's markup (run only when those are missing or
+    implausible), and last htmldate's search of the page's text (a page with no date is
+    skipped). A timestamp's day (metadata's, htmldate's) is the one the page's date line
+    states when that is the day before or after (crawler.dates.stated_day)."""
 
     def guess(extensive: bool) -> date | None:
         return _metadata_date(find_date(
@@ -106,8 +104,18 @@ def _published(tree: HtmlElement, meta: PageMeta, url: str, today: date,
             deferred_url_extractor=True, min_date=oldest.isoformat(),
             max_date=today.isoformat()))
 
-    return (publication_date([guess(False), date_from_url(url)], oldest, today)
-            or publication_date([guess(True)], oldest, today))
+    stamp = publication_date([local_day(meta.ld_published, meta.zones),
+                              local_day(meta.meta_published, meta.zones)], oldest, today)
+    if stamp is None:
+        listed = publication_date([date_from_url(url)], oldest, today)
+        if listed is not None:
+            return listed
+        stamp = (publication_date([guess(False)], oldest, today)
+                 or publication_date([guess(True)], oldest, today))
+    if stamp is None:
+        return None
+    stated = stated_day(stamp, date_lines(meta.headline_element))
+    return publication_date([stated, stamp], oldest, today)
 
 
 def extract(html: str, url: str, today: date, oldest: date = date(1995, 1, 1),

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from rapidfuzz import fuzz
 
 from parawire.crawler.page_meta import PageMeta
+from parawire.textnorm import fold_typography
 
 # What sits between a headline and the site's name: "Story | Site", "Site - Story",
 # "Story – DW – 13.06.2023", "Story：朝日新聞デジタル".
@@ -22,6 +23,11 @@ H1_AGREEMENT = 70
 
 def _key(text: str) -> str:
     return _ALNUM.sub("", text.casefold())
+
+
+def _compared(text: str) -> str:
+    """A candidate as candidates are compared: case and typography folded."""
+    return fold_typography(text).casefold()
 
 
 def is_site_name(part: str, names: Iterable[str]) -> bool:
@@ -67,17 +73,18 @@ def _headlike(text: str) -> bool:
 
 def choose_headline(meta: PageMeta, hints: Iterable[str] = (), affixes: Iterable[str] = (),
                     fallback: str = "") -> str:
-    """The page's headline: the <h1> that agrees with another candidate (the visible
-    headline), else the article's own <h1>, else the candidate the others agree with most
-    (ties: JSON-LD headline, og:title, <title>), else `fallback`; site names are stripped
-    first."""
+    """The page's headline as the page writes it: the <h1> that agrees with another
+    candidate (the visible headline), else the article's own <h1>, else the candidate the
+    others agree with most (ties: JSON-LD headline, og:title, <title>), else `fallback`;
+    site names are stripped first, and candidates are compared with their typography
+    folded (an og:title's straight quotes agree with the <h1>'s curly ones)."""
     names = [*meta.site_names, *hints]
     others = [strip_site(text, names, affixes)
               for text in (meta.ld_headline, meta.og_title, meta.title) if text]
     others = [text for text in others if text and not is_site_name(text, names)]
     h1s = [text for text in meta.h1 if _headlike(text) and not is_site_name(text, names)]
     if h1s and others:
-        score, _, best = max((max(fuzz.token_set_ratio(h1.casefold(), o.casefold())
+        score, _, best = max((max(fuzz.token_set_ratio(_compared(h1), _compared(o))
                                for o in others), -rank, h1) for rank, h1 in enumerate(h1s))
         if score >= H1_AGREEMENT:
             return best
@@ -87,6 +94,6 @@ def choose_headline(meta: PageMeta, hints: Iterable[str] = (), affixes: Iterable
         return h1s[0]
     if not others:
         return fallback
-    agreement = [(sum(fuzz.ratio(a.casefold(), b.casefold()) for b in others), -rank, a)
+    agreement = [(sum(fuzz.ratio(_compared(a), _compared(b)) for b in others), -rank, a)
                  for rank, a in enumerate(others)]
     return max(agreement)[2]

@@ -8,10 +8,13 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html import unescape
+from itertools import islice
 from typing import Any
 
+from lxml import etree
 from lxml.html import HtmlElement
 
+from parawire.crawler.dates import time_zone
 from parawire.crawler.typography import normalise
 
 # JSON-LD types whose datePublished and headline are the article's own.
@@ -22,12 +25,37 @@ ARTICLE_TYPES = frozenset({
 _BYLINE = re.compile(r"^by\s+", re.IGNORECASE)
 PUBLISHED_META = ("article:published_time", "og:article:published_time",
                   "datePublished", "pubdate", "publishdate", "date")
+# Parts of an <h1> that are not its headline, by class or itemprop: a kicker or label set
+# apart from it, text for screen readers only or hidden ("hidden" alone: "hidden-xs" is
+# shown on larger screens).
+_NOT_HEADLINE = re.compile(
+    r"kicker|eyebrow|overline|dachzeile|topline|roofline|supertitle|pretitle|intro|rubric|"
+    r"label|flag|sr-only|visually-hidden|screen-reader|(?<![\w-])hidden(?![\w-])",
+    re.IGNORECASE)
+# The <h1>s, the elements with an itemprop and the links with a rel, in one pass over the
+# page (cheaper than testing attribute values in XPath): the headline elements (<h1>s,
+# itemprop=headline) and the author's (itemprop=author, rel=author) are among them.
+_MARKED = etree.XPath("//h1|//*[@itemprop]|//a[@rel]")
+# Elements that break a line: their text is apart from their neighbours'.
+_BLOCKS = frozenset({"br", "div", "p", "li", "h2", "h3", "h4", "header"})
+# Elements that show the article's date: <time>, and those whose class, id or itemprop says
+# date, time, byline or publication; read after the headline <h1> (a header strip's date
+# of today comes before it), near it, and when short enough to be a date line.
+_DATE_ATTRIBUTE = re.compile(r"date|time|byline|posted|publi", re.IGNORECASE)
+# Levels above the headline <h1> within which its date line is looked for, and how many
+# elements after it.
+DATE_LEVELS = 4
+DATE_SCAN = 60
+DATE_LINE_CHARS = 160
+# How many date lines are kept (the byline's comes first; later ones are other stories').
+DATE_LINES = 8
 
 
 @dataclass(slots=True)
 class PageMeta:
-    """Headline candidates by where they were found (`article_h1`: the <h1>s inside an
-    <article> or marked as the headline), site names, dates, link texts."""
+    """Headline candidates by where they were found (`h1`: the <h1>s and the elements marked
+    as the headline; `article_h1`: those inside an <article> or marked as the headline),
+    site names, dates, link texts."""
 
     h1: list[str] = field(default_factory=list)
     article_h1: list[str] = field(default_factory=list)
@@ -41,6 +69,32 @@ class PageMeta:
     meta_published: str = ""
     link_texts: set[str] = field(default_factory=set)
     paragraph_chars: int = 0
+    # Time zones the page's own timestamps are written in (not UTC): "-05:00".
+    zones: list[str] = field(default_factory=list)
+    # The article's own headline element, else the first: where its date line is looked for.
+    headline_element: HtmlElement | None = field(default=None, repr=False, compare=False)
+
+
+def _headline_parts(node: HtmlElement, parts: list[str]) -> None:
+    for child in node:
+        element = isinstance(child.tag, str)  # not a comment
+        marked = not element or _NOT_HEADLINE.search(
+            f"{child.get('class')} {child.get('itemprop')}")
+        gap = " " if child.tag in _BLOCKS else ""
+        if not marked:
+            parts.append(gap + (child.text or ""))
+            _headline_parts(child, parts)
+        parts.append(gap + (child.tail or ""))
+
+
+def headline_text(h1: HtmlElement) -> str:
+    """The text of a headline element as the page shows it, without the parts it marks as
+    no headline (a kicker set apart by its class, screen-reader text), lines kept apart."""
+    if not len(h1):
+        return normalise(h1.text_content())
+    parts = [h1.text or ""]
+    _headline_parts(h1, parts)
+    return normalise("".join(parts))
 
 
 def _types(obj: dict[str, Any]) -> set[str]:
@@ -82,17 +136,57 @@ def _read_json_ld(tree: HtmlElement, meta: PageMeta) -> None:
                 continue
             meta.ld_headline = meta.ld_headline or _text(obj.get("headline", ""))
             meta.ld_published = meta.ld_published or _text(obj.get("datePublished", ""))
+            meta.zones += filter(None, (time_zone(_text(obj.get(key, "")))
+                                        for key in ("datePublished", "dateModified")))
             meta.author = meta.author or _text(obj.get("author", ""))
             if publisher := _text(obj.get("publisher", "")):
                 meta.site_names.append(publisher)
 
 
+def _is_date_element(node: HtmlElement) -> bool:
+    return node.tag == "time" or _DATE_ATTRIBUTE.search(
+        f"{node.get('class')} {node.get('id')} {node.get('itemprop')}") is not None
+
+
+def _following(anchor: HtmlElement) -> Iterator[HtmlElement]:
+    """The elements after an element in page order, up to the end of its DATE_LEVELS-th
+    ancestor (or of <body>)."""
+    node = anchor
+    for _ in range(DATE_LEVELS):
+        for sibling in node.itersiblings():
+            yield from sibling.iter(etree.Element)
+        node = node.getparent()
+        if node is None or node.tag == "body":
+            return
+
+
+def date_lines(anchor: HtmlElement | None) -> list[str]:
+    """The short texts of the date-like elements after the page's headline element
+    (PageMeta.headline_element) and near it (the next DATE_SCAN elements under its
+    DATE_LEVELS-th ancestor), in page order: where a byline or dateline states the day."""
+    found: list[str] = []
+    for node in islice(_following(anchor), DATE_SCAN) if anchor is not None else ():
+        if _is_date_element(node):
+            text = normalise(node.text_content())
+            if 0 < len(text) <= DATE_LINE_CHARS and text not in found:
+                found.append(text)
+                if len(found) == DATE_LINES:
+                    break
+    return found
+
+
 def read_page_meta(tree: HtmlElement) -> PageMeta:
     """The page's self-description, read before an extractor changes the tree."""
     meta = PageMeta()
-    meta.h1 = [text for h1 in tree.iter("h1") if (text := normalise(h1.text_content()))]
-    meta.article_h1 = [text for h1 in tree.xpath("//article//h1|//h1[@itemprop='headline']")
-                       if (text := normalise(h1.text_content()))]
+    marked = [node for node in _MARKED(tree) if node.tag != "meta"]
+    headlines = [(node, text) for node in marked
+                 if (node.tag == "h1" or node.get("itemprop") == "headline")
+                 and (text := headline_text(node))]
+    own = [(node, text) for node, text in headlines if node.get("itemprop") == "headline"
+           or any(True for _ in node.iterancestors("article"))]
+    meta.h1 = [text for _, text in headlines]
+    meta.article_h1 = [text for _, text in own]
+    meta.headline_element = next(iter(own or headlines), (None, ""))[0]
     meta.title = normalise(tree.findtext(".//title") or "")
     meta.canonical = next(iter(tree.xpath("//link[@rel='canonical']/@href")), "").strip()
     for node in tree.iter("meta"):
@@ -108,12 +202,14 @@ def read_page_meta(tree: HtmlElement) -> PageMeta:
             meta.site_names.append(content)
         elif key in PUBLISHED_META and not meta.meta_published:
             meta.meta_published = content
+        if zone := time_zone(content):
+            meta.zones.append(zone)
     _read_json_ld(tree, meta)
     if meta.author.startswith(("http://", "https://")):
         meta.author = ""
     meta.author = meta.author or next(
-        (text for node in tree.xpath("//*[@rel='author' or @itemprop='author']")
-         if 0 < len(text := normalise(node.text_content())) <= 80), "")
+        (text for node in marked if "author" in (node.get("rel"), node.get("itemprop"))
+         and 0 < len(text := normalise(node.text_content())) <= 80), "")
     meta.author = _BYLINE.sub("", meta.author)
     meta.link_texts = {text for a in tree.iter("a") if (text := normalise(a.text_content()))}
     meta.paragraph_chars = sum(len(p.text_content()) for p in tree.iter("p"))

@@ -28,6 +28,14 @@ from parawire.crawler.loopback import Page, loopback_settings, serve_pages
 from parawire.crawler.page_meta import read_page_meta
 from parawire.crawler.runner import run_crawl
 from parawire.crawler.scope import CrawlScope
+from parawire.crawler.title_quality import (
+    TitleScores,
+    TitleTruth,
+    changed_lines,
+    misses,
+    page_characters,
+)
+from parawire.records import Article
 from parawire.store import store_of
 
 OUTLET = "saved-pages"
@@ -167,8 +175,8 @@ def crawl_and_score(settings: Settings, pages: list[SavedPage],
     and score each stored body text; pages the crawl did not store score as empty text.
 
     The pages are listed under one outlet per language of their expected text. Returns the
-    crawl's counts, the scores over all pages and over the stored ones, and the pages
-    scored lowest.
+    crawl's counts, the scores over all pages and over the stored ones, the pages scored
+    lowest, and the stored articles by path (`stored`: for titles_by_half).
     """
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     sources = settings.data_dir / "saved-pages-sources.toml"
@@ -177,15 +185,17 @@ def crawl_and_score(settings: Settings, pages: list[SavedPage],
         sources.write_text(sources_toml(base, groups), encoding="utf-8")
         scope = CrawlScope(since=since, until=until, sources=str(sources), all_topics=True)
         counts = run_crawl(loopback_settings(settings), scope)
-        stored = {urlsplit(a.url).path: a.text for batch in
-                  store_of(settings).articles_to_annotate() for a in batch
-                  if a.source.startswith(OUTLET)}
+        articles = {urlsplit(a.url).path: a for batch in
+                    store_of(settings).articles_to_annotate() for a in batch
+                    if a.source.startswith(OUTLET)}
+    stored = {path: article.text for path, article in articles.items()}
     scored = {page.path: overlap(stored.get(page.path, ""), page.expected) for page in pages}
     worst = sorted(scored.items(), key=lambda item: item[1].f1)[:5]
     return {"counts": counts,
             "all_pages": summarise(list(scored.values())),
             "stored_pages": summarise([o for path, o in scored.items() if path in stored]),
             "halves": by_half(pages, scored, stored),
+            "stored": articles,
             "lowest_f1": [{"path": path, "f1": round(o.f1, 3), "precision": round(o.precision, 3),
                            "recall": round(o.recall, 3)} for path, o in worst]}
 
@@ -213,7 +223,49 @@ def by_half(pages: list[SavedPage], scored: dict[str, Overlap],
     return halves
 
 
-_ODD_TYPOGRAPHY = re.compile("[\u00a0\u200b\u200c\u200d\u2060\ufeff\u2018\u2019\u201c\u201d]")
+def plain_trafilatura_meta(page: SavedPage) -> tuple[str, str, date | None]:
+    """The title, body text and date plain trafilatura finds on a page (bare_extraction
+    with its metadata): the headline and date baseline."""
+    doc = trafilatura.bare_extraction(page.html.decode("utf-8", "replace"), url=page.url,
+                                      with_metadata=True)
+    if doc is None:
+        return "", "", None
+    return doc.title or "", doc.text or "", date.fromisoformat(doc.date[:10]) if doc.date else None
+
+
+def titles_by_half(pages: list[SavedPage], stored: dict[str, Article],
+                   truth: dict[str, TitleTruth]) -> dict[str, dict]:
+    """For each half (TUNE, CHECK): headline and date figures of the stored articles (a page
+    not stored has no headline and no date) and of plain trafilatura on the same pages, the
+    pages whose stored title or text the page does not hold as it is, and the misses by
+    kind."""
+    halves: dict[str, dict] = {}
+    for half in (TUNE, CHECK):
+        ours, plain = TitleScores(), TitleScores()
+        found: dict[str, list] = {"parawire": [], "trafilatura": []}
+        changed: list[dict[str, str]] = []
+        for page in (page for page in pages if page.half == half and page.key in truth):
+            article, want = stored.get(page.path), truth[page.key]
+            title, text, day = (article.title, article.text, article.published) if article \
+                else ("", "", None)
+            characters = page_characters(load_html(page.html.decode("utf-8", "replace")))
+            lines = changed_lines(title, text, characters)
+            changed += [{"page": page.key[:12], "line": line[:200]} for line in lines]
+            ours.add(title, day, want, bool(lines))
+            found["parawire"].append((page.key, title, day, want))
+            plain_title, plain_text, plain_day = plain_trafilatura_meta(page)
+            plain.add(plain_title, plain_day, want,
+                      bool(changed_lines(plain_title, plain_text, characters)))
+            found["trafilatura"].append((page.key, plain_title, plain_day, want))
+        halves[half] = {"parawire": ours.figures(), "trafilatura": plain.figures(),
+                        "changed_lines": changed,
+                        "misses": {name: misses(rows) for name, rows in found.items()}}
+    return halves
+
+
+# Characters that stored text should not keep: no-break and zero-width spaces (the
+# publisher's quotes and dashes are kept).
+_ODD_TYPOGRAPHY = re.compile("[\u00a0\u200b\u200c\u200d\u2060\ufeff]")
 
 
 def _kinds(title: str, text: str, published: date | None, page: SavedPage,
@@ -236,9 +288,8 @@ def _kinds(title: str, text: str, published: date | None, page: SavedPage,
 def failure_kinds(pages: list[SavedPage], today: date) -> dict[str, dict[str, dict[str, int]]]:
     """Per half, how many pages show each failure kind with parawire's extraction and with
     plain trafilatura's (bare_extraction with its metadata): kinds that need no expected title
-    or date, which the saved pages do not have (a title ending in the site's name per
-    og:site_name, JSON-LD or the host; a body line repeating the headline; non-breaking
-    spaces, zero-width characters or curly quotes; no date)."""
+    or date (a title ending in the site's name per og:site_name, JSON-LD or the host; a
+    body line repeating the headline; no-break spaces or zero-width characters; no date)."""
     table: dict[str, dict[str, dict[str, int]]] = {}
     for half in (TUNE, CHECK):
         ours: Counter[str] = Counter()

@@ -1,5 +1,7 @@
-"""Typography normalisation of titles and body text: no-break and odd spaces become spaces,
-zero-width characters and soft hyphens go, curly quotes become straight ones."""
+"""Whitespace of titles and body text: no-break and odd spaces become spaces, invisible
+zero-width characters and soft hyphens go, runs of spaces become one. Every visible
+character stays the publisher's (quotes, apostrophes, dashes, guillemets, ellipses): text is
+folded only where it is compared (parawire.textnorm.fold_typography)."""
 
 from __future__ import annotations
 
@@ -9,18 +11,17 @@ _TABLE = str.maketrans({
     **dict.fromkeys("\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
                     "\u200a\u202f\u205f\u3000", " "),
     **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff\u00ad", None),
-    **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032", "'"),
-    **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033", '"'),
 })
 _SPACES = re.compile(r"[ \t\r\f\v]+")
 
 
 def normalise(text: str) -> str:
-    """One line of text with normalised typography and single spaces."""
+    """One line of text with single plain spaces and no invisible characters."""
     return " ".join(text.translate(_TABLE).split())
 
 
 def normalise_lines(text: str) -> list[str]:
-    """The non-empty lines of a text, each with normalised typography and single spaces."""
+    """The non-empty lines of a text, each with single plain spaces and no invisible
+    characters."""
     return [line for raw in text.translate(_TABLE).splitlines()
             if (line := _SPACES.sub(" ", raw).strip())]

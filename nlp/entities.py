@@ -20,11 +20,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from parawire.nlp.resources import LanguageResources
+from parawire.textnorm import fold_typography
 
 PERSON_LABELS = frozenset({"PERSON", "PER"})
 # Labels of a run of PROPN tokens outside every entity span.
 UNLABELLED = ""
-_POSSESSIVES = ("'s", "’s", "'", "’")
+# Compared with typography folded (fold_typography: "’s" is "'s").
+_POSSESSIVES = ("'s", "'")
 _DROPPED_LEADING_POS = frozenset({"DET", "PUNCT", "PART"})
 
 
@@ -42,19 +44,19 @@ class Mention:
 
 
 def name_words(tokens: Iterable[Any]) -> list[str]:
-    """A unit's case-folded words: no leading articles, possessive endings, dots or
-    punctuation; hyphenated words split ("Al-Ghozi" gives al, ghozi)."""
+    """A unit's case-folded words, typography folded ("O’Brien" is "O'Brien"): no leading
+    articles, possessive endings, dots or punctuation; hyphenated words split ("Al-Ghozi"
+    gives al, ghozi)."""
     parts = list(tokens)
     while parts and parts[0].pos_ in _DROPPED_LEADING_POS:
         parts = parts[1:]
     words: list[str] = []
     for token in parts:
-        text = token.text.casefold()
+        text = fold_typography(token.text).casefold()
         if token.tag_ == "POS" or text in _POSSESSIVES:
             continue
-        for ending in _POSSESSIVES[:2]:
-            text = text.removesuffix(ending)
-        for piece in text.replace("‐", "-").replace("–", "-").split("-"):
+        text = text.removesuffix("'s")
+        for piece in text.split("-"):
             piece = piece.replace(".", "")
             if any(ch.isalnum() for ch in piece):
                 words.append(piece)

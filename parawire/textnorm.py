@@ -1,4 +1,6 @@
-"""Text normalisations shared by the stages (verbatim keys, word tokens)."""
+"""Text normalisations shared by the stages (verbatim keys, word tokens, typography folding).
+
+Stored text keeps the publisher's characters; these are for comparing texts only."""
 
 from __future__ import annotations
 
@@ -9,6 +11,21 @@ from difflib import SequenceMatcher
 from typing import NamedTuple
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# Typographic variants of one character, as publishers write them: quotes, apostrophes,
+# primes, guillemets, dashes and minus signs, the ellipsis.
+_FOLDED = str.maketrans({
+    **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\u2035\u02bc\u00b4\u0060\u2039\u203a", "'"),
+    **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033\u2036\u00ab\u00bb\u300c\u300d", '"'),
+    **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d", "-"),
+    "\u2026": "...",
+})
+
+
+def fold_typography(text: str) -> str:
+    """The text with typographic variants made plain (curly and low quotes, guillemets and
+    primes straight, dashes "-", an ellipsis "..."): for comparing texts (headline
+    candidates, names), never for what is stored or shown."""
+    return text.translate(_FOLDED)
 
 
 def words(text: str) -> list[str]:

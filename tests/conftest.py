@@ -13,7 +13,8 @@ import sqlalchemy as sa
 from parawire.store import Store, open_store
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_DATA = ROOT.parent / "shared" / "data"
+# ../shared/data beside the checkout, or where SHARED_DATA_DIR points (a worktree elsewhere)
+SHARED_DATA = Path(os.environ.get("SHARED_DATA_DIR") or ROOT.parent / "shared" / "data")
 
 
 def _service_url(name: str) -> str:

@@ -1,5 +1,6 @@
 """181 real news pages served on 127.0.0.1 and crawled through the spider: the stored body
-text matches the expected text (token F1, mean per page, pages not stored count as 0)."""
+text matches the expected text (token F1, mean per page, pages not stored count as 0), and
+the stored headline and date are the page's own, in the page's characters."""
 
 from __future__ import annotations
 
@@ -10,7 +11,15 @@ import trafilatura
 
 from parawire.config import load_settings
 from parawire.crawler import extract
-from parawire.crawler.quality import CHECK, TUNE, crawl_and_score, load_saved_pages, overlap
+from parawire.crawler.quality import (
+    CHECK,
+    TUNE,
+    crawl_and_score,
+    load_saved_pages,
+    overlap,
+    titles_by_half,
+)
+from parawire.crawler.title_quality import load_title_truth
 
 
 def test_overlap_counts_repeated_tokens_once_per_occurrence():
@@ -63,6 +72,21 @@ def test_each_half_is_scored_against_plain_trafilatura(scored):
     assert check["parawire"]["f1"] > check["trafilatura"]["f1"], halves
     assert check["stored_pages"]["parawire"]["pages"] >= 95
     assert check["stored_pages"]["parawire"]["f1"] > check["stored_pages"]["trafilatura"]["f1"]
+
+
+def test_headlines_and_dates_are_the_pages_own_in_its_characters(scored, shared_data):
+    folder = shared_data / "extraction"
+    _, result = scored
+    titles = titles_by_half(load_saved_pages(folder), result["stored"], load_title_truth(folder))
+    # The held-out half (choices were tuned on TUNE only).
+    check = titles[CHECK]
+    assert check["parawire"]["pages"] == check["trafilatura"]["pages"] == 101
+    assert check["parawire"]["headline_exact"] >= 0.90, check["misses"]["parawire"]
+    assert check["parawire"]["headline_exact"] > check["trafilatura"]["headline_exact"] + 0.2
+    assert check["parawire"]["date_within_a_day"] >= 0.98, check["misses"]["parawire"]
+    assert check["parawire"]["date_exact"] >= check["trafilatura"]["date_exact"]
+    # No stored title or body line differs from the page beyond whitespace and entities.
+    assert titles[TUNE]["changed_lines"] == check["changed_lines"] == []
 
 
 def test_navigation_only_fast_result_falls_back_to_full_extraction(shared_data):

@@ -1,5 +1,6 @@
-"""Extraction rules on small pages: headline by agreement and without the site's name,
-fuzzy headline removal, typography, suspicious bodies, the article's own date first."""
+"""Extraction rules on small pages: headline by agreement and without the site's name or a
+kicker, fuzzy headline removal, the publisher's characters kept, suspicious bodies, the
+article's own date first and the day its byline states."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from datetime import date
 from trafilatura.utils import load_html
 
 from parawire.crawler.body import line_key, suspicion, without_boilerplate, without_headline
+from parawire.crawler.dates import date_from_url, stated_day
 from parawire.crawler.extraction import extract
 from parawire.crawler.headline import choose_headline, strip_site
 from parawire.crawler.page_meta import PageMeta, read_page_meta
@@ -25,9 +27,9 @@ def page(head: str = "", body: str = "") -> str:
     return f"<html><head>{head}</head><body>{body}</body></html>"
 
 
-def test_typography_is_normalised():
-    assert normalise("Hello\u00a0world \u201cquoted\u201d it\u2019s\u200b done") == \
-        "Hello world \"quoted\" it's done"
+def test_whitespace_is_normalised_and_the_publishers_characters_kept():
+    assert normalise("Hello\u00a0world \u201cquoted\u201d it\u2019s\u200b done \u2013 \u00abja\u00bb\u2026") \
+        == "Hello world \u201cquoted\u201d it\u2019s done \u2013 \u00abja\u00bb\u2026"
     assert normalise_lines("one\u00a0 two\n\n\u200b\nthree") == ["one two", "three"]
 
 
@@ -107,3 +109,109 @@ def test_the_articles_own_date_wins_over_other_objects_dates():
     found = extract(page(head, f"<article>{PARAGRAPHS}</article>"),
                     "https://example.org/news/budget", TODAY)
     assert found is not None and found.published == date(2024, 3, 3)
+
+
+# Fragments shaped like real article pages (a Hearst paper's timestamp, a CBS-style <time>,
+# a news site's kicker span inside the <h1>, an AP "The Latest:" headline).
+def article_page(head: str, headline: str, byline: str = "", strip: str = "",
+                 paragraphs: str = PARAGRAPHS) -> str:
+    return page(head, f'<header class="masthead"><div class="today">{strip}</div></header>'
+                      f'<main><article><header><h1 class="headline">{headline}</h1>'
+                      f'<div class="byline">{byline}</div></header>{paragraphs}</article></main>')
+
+
+def test_the_publishers_quotes_dashes_and_guillemets_are_stored_as_they_are():
+    title = "\u2018He died in my hands\u2019: Bolivia\u2019s police \u2013 and \u201cthe army\u201d"
+    text = ("<p>\u201eWir bleiben\u201c, sagte sie \u2014 \u00abnous restons\u00bb \u2026 "
+            "and the council\u2019s members agreed after a long debate about the budget.</p>")
+    head = (f"<title>{title} \u2014 RT World News</title>"
+            "<meta property=\"og:title\" content=\"'He died in my hands': Bolivia's police - "
+            "and &quot;the army&quot;\">")
+    found = extract(article_page(head, title, paragraphs=text + PARAGRAPHS),
+                    "https://example.org/news/bolivia", TODAY)
+    assert found is not None
+    assert found.title == title  # the <h1>'s characters, not og:title's straight ones
+    assert found.text.splitlines()[0] == (
+        "\u201eWir bleiben\u201c, sagte sie \u2014 \u00abnous restons\u00bb \u2026 and the "
+        "council\u2019s members agreed after a long debate about the budget.")
+
+
+def test_a_kicker_set_apart_in_the_h1_is_dropped_and_one_written_into_it_is_kept():
+    head = '<meta property="og:title" content="Kenia: Nairobi von unten">'
+    found = extract(article_page(head, '<span class="headline-kicker">Kenia:</span> '
+                                       '<span class="headline-title">Nairobi von unten</span>'),
+                    "https://example.org/ausland/nairobi", TODAY)
+    assert found is not None and found.title == "Nairobi von unten"
+    latest = "The Latest: Man stabbed to death on San Francisco Bay train"
+    found = extract(article_page(f'<meta property="og:title" content="{latest}">', latest),
+                    "https://example.org/news/latest", TODAY)
+    assert found is not None and found.title == latest
+
+
+def test_a_site_suffix_is_removed_and_the_visible_headline_kept():
+    head = ("<title>Council approves budget after long debate \u2013 Town Herald</title>"
+            '<meta property="og:site_name" content="Town Herald">')
+    found = extract(page(head, f"<article>{PARAGRAPHS}</article>"),
+                    "https://townherald.example/news/budget", TODAY)
+    assert found is not None and found.title == "Council approves budget after long debate"
+
+
+def _stamped(published: str, modified: str = "") -> str:
+    return ('<meta property="article:published_time" content="' + published + '">'
+            + (f'<meta property="article:modified_time" content="{modified}">' if modified else ""))
+
+
+def test_a_utc_timestamp_gives_the_day_the_byline_states():
+    # 11:26 pm in New York is 04:26 UTC the next day.
+    found = extract(article_page(_stamped("2019-11-20T04:26:47Z"), "Isles win in overtime",
+                                 '<time datetime="2019-11-20T04:26:50Z">11:26 pm EST, Tuesday, '
+                                 "November 19, 2019</time>"),
+                    "https://example.org/sports/isles", TODAY)
+    assert found is not None and found.published == date(2019, 11, 19)
+
+
+def test_a_utc_timestamp_gives_the_outlets_day_where_the_page_tells_its_time_zone():
+    # No byline; the modified time is written in the outlet's zone.
+    found = extract(article_page(_stamped("2019-11-20T04:26:47Z", "2019-11-19T23:30:00-05:00"),
+                                 "Isles win in overtime"), "https://example.org/sports/isles",
+                    TODAY)
+    assert found is not None and found.published == date(2019, 11, 19)
+    found = extract(article_page(_stamped("2019-11-20T04:26:47Z"), "Isles win in overtime"),
+                    "https://example.org/sports/isles", TODAY)
+    assert found is not None and found.published == date(2019, 11, 20)
+
+
+def test_a_modified_date_is_ignored():
+    ld = {"@type": "NewsArticle", "headline": "Isles win in overtime",
+          "datePublished": "2019-11-19T21:00:00-05:00", "dateModified": "2019-11-20T09:00:00-05:00"}
+    head = f'<script type="application/ld+json">{json.dumps(ld)}</script>'
+    found = extract(article_page(head, "Isles win in overtime",
+                                 "Updated November 20, 2019 9:00 am"),
+                    "https://example.org/sports/isles", TODAY)
+    assert found is not None and found.published == date(2019, 11, 19)
+    # A byline with both: the day before the update's label counts.
+    found = extract(article_page(_stamped("2019-11-19T01:48:03Z"), "Isles win in overtime",
+                                 "By Staff | November 18, 2019 at 2:26 PM HST - Updated "
+                                 "November 19 at 1:48 AM"),
+                    "https://example.org/sports/isles", TODAY)
+    assert found is not None and found.published == date(2019, 11, 18)
+
+
+def test_a_header_strips_date_of_today_is_ignored():
+    strip = "Wednesday, November 20, 2019"
+    found = extract(article_page(_stamped("2019-11-20T03:00:00Z"), "Isles win in overtime",
+                                 "Nov. 19, 2019 at 10:00 pm ET", strip=strip),
+                    "https://example.org/sports/isles", TODAY)
+    assert found is not None and found.published == date(2019, 11, 19)
+    found = extract(article_page(_stamped("2019-11-19T15:00:00Z"), "Isles win in overtime",
+                                 strip=strip), "https://example.org/sports/isles", TODAY)
+    assert found is not None and found.published == date(2019, 11, 19)
+
+
+def test_url_dates_with_month_names():
+    assert date_from_url("https://example.org/statements/2019/nov/18/someone/claim/") == \
+        date(2019, 11, 18)
+    assert date_from_url("https://example.org/2019/11/18/story") == date(2019, 11, 18)
+    assert stated_day(date(2019, 11, 20), ["10:31 pm CST, Nov 19, 2019"]) == date(2019, 11, 19)
+    # A line that writes two of the candidate days decides nothing.
+    assert stated_day(date(2019, 11, 20), ["Nov 19, 2019 \u00b7 20 comments"]) == date(2019, 11, 20)
