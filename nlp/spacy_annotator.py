@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import importlib.util
 import multiprocessing
 from collections import deque
@@ -89,9 +88,7 @@ class SpacyAnnotator:
             for chunk in batched(articles, ARTICLES_IN_PROCESS):
                 yield from zip(chunk, work(chunk), strict=True)
             return
-        # gc.freeze: a worker's collector leaves what it inherited alone (the parent's
-        # growing collocation counts), so it neither walks nor copies those pages.
-        with _worker_context().Pool(self.processes, gc.freeze) as pool:
+        with _worker_context().Pool(self.processes) as pool:
             in_flight: deque[tuple[list[Article], AsyncResult]] = deque()
             for chunk in batched(articles, ARTICLES_PER_TASK):
                 in_flight.append((chunk, pool.apply_async(work, (chunk,))))
@@ -117,7 +114,12 @@ def annotate_articles(model_name: str, language: str, batch_size: int,
 
 
 def _worker_context() -> multiprocessing.context.BaseContext:
-    """Forked workers share the parent's loaded model; where fork is missing, each worker
-    loads it once."""
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else None)
+    """Workers forked from a fork server, a fresh single-threaded process that has imported
+    this module: a fork of the caller itself may hang when another of its threads holds a
+    lock at that moment (a web client's event loop, torch's thread pool). Each worker loads
+    the model once. Where there is no fork server, workers are spawned."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])
+    return context

