@@ -89,13 +89,16 @@ class ArticleEntities:
     """Resolves an article's mentions, in reading order, to entity keys."""
 
     def __init__(self) -> None:
-        self._seen: list[Mention] = []  # the full (resolved) names, in order of first use
+        # The distinct full names, in order of their latest use as a name of their own (a
+        # repeated name moves to the end: a long article repeating its names stays linear).
+        self._seen: dict[Mention, None] = {}
 
     def key(self, found: Mention) -> str:
         """The entity key of the next mention of the article."""
         full = self._resolve(found)
         if full is found:
-            self._seen.append(found)
+            self._seen.pop(found, None)
+            self._seen[found] = None
         if full.label in PERSON_LABELS or (full.is_person_like and found.label in PERSON_LABELS):
             return full.words[-1]
         return " ".join(full.words)
