@@ -7,18 +7,18 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, model_validator
 
 from parawire.dashboard import health, review, runs
 from parawire.dashboard.overview import Breakdown
 from parawire.dashboard.pair_search import PairFilters, search_pairs
-from parawire.dashboard.precision import Precision
 from parawire.dashboard.review import MAX_SAMPLE
 from parawire.dashboard.runs import OutletView, RunView, utc
 from parawire.dashboard.security import require_token
 from parawire.dashboard.state import DashboardState, state_of
 from parawire.records import Article as StoredArticle
-from parawire.records import PairListing
+from parawire.records import Direction, PairListing, useful_reading
+from parawire.store import Store
 
 MAX_ID = 2**31 - 1
 State = Annotated[DashboardState, Depends(state_of)]
@@ -99,8 +99,19 @@ class Article(BaseModel):
     syndicated_of: int | None
 
 
+class GradePrecisionOut(BaseModel):
+    """The precision of the pairs the pair model gave one grade (None: no grade stored)."""
+
+    grade: int | None
+    right: int
+    wrong: int
+    estimate: float | None
+    low: float | None
+    high: float | None
+
+
 class PrecisionOut(BaseModel):
-    """A run's estimated precision with its 95% Wilson interval."""
+    """A run's estimated precision with its 95% Wilson interval, overall and per grade."""
 
     right: int
     wrong: int
@@ -108,6 +119,7 @@ class PrecisionOut(BaseModel):
     estimate: float | None
     low: float | None
     high: float | None
+    per_grade: list[GradePrecisionOut] = []
 
 
 def _json_integer(value: Any) -> Any:
@@ -124,9 +136,38 @@ class LabelIn(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
     pair_id: Annotated[int, BeforeValidator(_json_integer)] = Field(ge=1, le=MAX_ID)
-    correct: bool
+    correct: bool | None = Field(None, description="Right or wrong for a corpus; with a grade, "
+                                                    "it follows from grade and direction.")
+    grade: Annotated[int | None, BeforeValidator(_json_integer)] = Field(
+        None, ge=0, le=5, description="The reader's grade, 0-5 (pairs-dev's scheme).")
+    direction: Direction | None = Field(  # a JSON string names the member
+        None, strict=False, description="With a grade: a_covers_b (the input covers the target), "
+                          "b_covers_a, equivalent (grades 4-5) or both_add (grades 0-2).")
     reviewer: str = Field("", max_length=100, pattern=r"^[^\x00-\x1f\x7f-\x9f]*$",
                           description="The reviewer's name (no control characters).")
+
+    @model_validator(mode="after")
+    def _a_verdict(self) -> LabelIn:
+        """A grade with the direction it implies, or a bare right/wrong; never both
+        disagreeing."""
+        if self.grade is None:
+            if self.correct is None or self.direction is not None:
+                raise ValueError("give correct, or a grade (with a direction for grade 3)")
+            return self
+        implied = {4: Direction.EQUIVALENT, 5: Direction.EQUIVALENT}.get(self.grade)
+        if self.grade <= 2:
+            implied = Direction.BOTH_ADD
+        if implied is None and self.direction not in (Direction.A_COVERS_B,
+                                                      Direction.B_COVERS_A):
+            raise ValueError("grade 3 needs direction a_covers_b or b_covers_a")
+        if implied is not None and self.direction not in (None, implied):
+            raise ValueError(f"grade {self.grade} goes with direction {implied.value}")
+        self.direction = self.direction or implied
+        useful = useful_reading(self.grade, self.direction)
+        if self.correct not in (None, useful):
+            raise ValueError("correct disagrees with the grade and direction")
+        self.correct = useful
+        return self
 
 
 class LabelOut(BaseModel):
@@ -136,15 +177,22 @@ class LabelOut(BaseModel):
     correct: bool
     labeled_at: datetime
     reviewer: str
+    grade: int | None = None
+    direction: Direction | None = None
 
 
 _LABELS = TypeAdapter(list[LabelOut])
 
 
-def precision_out(precision: Precision) -> PrecisionOut:
-    """The API's shape of a Precision."""
-    return PrecisionOut(right=precision.right, wrong=precision.wrong, labeled=precision.labeled,
-                        estimate=precision.estimate, low=precision.low, high=precision.high)
+def precision_out(store: Store, run_id: int) -> PrecisionOut:
+    """A run's precision from its labels, overall and per grade, in the API's shape."""
+    precision = review.run_precision(store, run_id)
+    return PrecisionOut(
+        right=precision.right, wrong=precision.wrong, labeled=precision.labeled,
+        estimate=precision.estimate, low=precision.low, high=precision.high,
+        per_grade=[GradePrecisionOut(grade=grade, right=p.right, wrong=p.wrong,
+                                     estimate=p.estimate, low=p.low, high=p.high)
+                   for grade, p in review.grade_precision(store, run_id)])
 
 
 def existing_run(state: DashboardState, run_id: int) -> int:
@@ -219,7 +267,7 @@ def get_review_sample(state: State, run_id: RunId,
 @router.get("/runs/{run_id}/precision", response_model=PrecisionOut, responses=NOT_FOUND)
 def get_precision(state: State, run_id: RunId) -> PrecisionOut:
     """The run's precision estimated from its labels, with a 95% Wilson interval."""
-    return precision_out(review.run_precision(state.store, existing_run(state, run_id)))
+    return precision_out(state.store, existing_run(state, run_id))
 
 
 @router.get("/runs/{run_id}/labels", response_model=list[LabelOut],
@@ -236,7 +284,8 @@ def get_labels(state: State, run_id: RunId,
     # Serialised in one pass (the labels are built here, so FastAPI need not check them).
     return Response(_LABELS.dump_json([
         LabelOut(pair_id=label.pair_id, correct=label.correct, labeled_at=utc(label.labeled_at),
-                 reviewer=label.reviewer) for label in labels]), media_type="application/json")
+                 reviewer=label.reviewer, grade=label.grade, direction=label.direction)
+        for label in labels]), media_type="application/json")
 
 
 @router.post("/runs/{run_id}/labels", response_model=PrecisionOut,
@@ -246,10 +295,11 @@ def get_labels(state: State, run_id: RunId,
                         404: {"description": "no such run or pair"}})
 def post_label(state: State, run_id: RunId, label: LabelIn) -> PrecisionOut:
     """Mark a pair of the run right or wrong (needs the bearer token); returns the precision."""
-    if not state.store.label_pair(existing_run(state, run_id), label.pair_id, label.correct,
-                                  label.reviewer.strip()):
+    # LabelIn's validator gives `correct` a value where the label carries a grade.
+    if not state.store.label_pair(existing_run(state, run_id), label.pair_id, bool(label.correct),
+                                  label.reviewer.strip(), label.grade, label.direction):
         raise HTTPException(404, f"run {run_id} has no pair {label.pair_id}")
-    return precision_out(review.run_precision(state.store, run_id))
+    return precision_out(state.store, run_id)
 
 
 class HealthCheck(BaseModel):

@@ -149,4 +149,5 @@ def review_page(request: Request, state: State, run_id: int) -> HTMLResponse:
     run_id = existing_run(state, _id(run_id, "alignment run"))
     return _page(request, "review.html", run_id=run_id,
                  precision=review.run_precision(state.store, run_id),
+                 per_grade=review.grade_precision(state.store, run_id),
                  pairs=review.sample(state.store, run_id, REVIEW_SAMPLE))

@@ -22,12 +22,21 @@ def run_precision(store: Store, run_id: int) -> Precision:
     return precision_of(*store.label_counts(run_id))
 
 
+def grade_precision(store: Store, run_id: int) -> list[tuple[int | None, Precision]]:
+    """The precision of the pairs the pair model gave each grade, from their labels,
+    highest grade first (pairs stored without a grade last)."""
+    counts = store.label_counts_by_grade(run_id)
+    return [(grade, precision_of(*counts[grade]))
+            for grade in sorted(counts, key=lambda g: -1 if g is None else g, reverse=True)]
+
+
 def _cell(text: str) -> str:
     """Crawled text as a CSV cell that no spreadsheet reads as a formula."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def _optional(value: float | None) -> float | str:
+    """A number, or an empty cell for none."""
     return "" if value is None else value
 
 
@@ -36,11 +45,12 @@ def labels_csv(labels: list[ReviewLabel], views: list[PairListing]) -> str:
     by_id = {view.id: view for view in views}
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["pair_id", "correct", "labeled_at", "reviewer", "score", "probability",
-                     "input", "target"])
+    writer.writerow(["pair_id", "correct", "grade", "direction", "labeled_at", "reviewer",
+                     "score", "probability", "input", "target"])
     for label in labels:
         view = by_id.get(label.pair_id)
-        writer.writerow([label.pair_id, int(label.correct), label.labeled_at.isoformat(),
+        writer.writerow([label.pair_id, int(label.correct), _optional(label.grade),
+                         label.direction or "", label.labeled_at.isoformat(),
                          _cell(label.reviewer), view.score if view else "",
                          _optional(view.probability) if view else "",
                          _cell(view.input.text) if view else "",

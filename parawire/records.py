@@ -292,12 +292,30 @@ class PairRow:
 
 @dataclass(slots=True)
 class ReviewLabel:
-    """An operator's verdict on one pair: a right or a wrong paraphrase."""
+    """An operator's verdict on one pair: right or wrong for a corpus, and where the reader
+    graded it, the grade (0-5) and the direction (the pair's input as side a)."""
 
     pair_id: int
     correct: bool
     labeled_at: datetime
     reviewer: str = ""
+    grade: int | None = None
+    direction: Direction | None = None
+
+
+class ReviewedPair(NamedTuple):
+    """A reviewed pair's stored features (its input as side a) and the reader's label."""
+
+    features: dict[str, float]
+    correct: bool
+    grade: int | None
+    direction: Direction | None
+
+
+def useful_reading(grade: int, direction: Direction) -> bool:
+    """Whether a pair read with this grade and direction (its input as side a) teaches
+    without inventing: grade 4-5 either way, or grade 3 with the input covering the target."""
+    return grade >= 4 or (grade == 3 and direction == Direction.A_COVERS_B)
 
 
 class VolumeCount(NamedTuple):
@@ -358,3 +376,6 @@ class PairListing:
     probability: float | None = None
     # The story the pair was found in (None: found by a search of the whole window).
     story_id: int | None = None
+    # The pair model's grade and direction, the input as side a (None: stored before it).
+    grade: int | None = None
+    direction: str | None = None

@@ -13,7 +13,7 @@ from parawire.aligner import FEATURES, as_one_sentence, featurize, fit_pair_mode
 from parawire.config import Settings
 from parawire.errors import ParawireError
 from parawire.nlp import annotator_for, embedder_for
-from parawire.records import Article, Direction, Sentence
+from parawire.records import Article, Direction, ReviewedPair, Sentence
 from parawire.roof.pair_gold import BINARY_GRADES, GradedText, binary_as_graded, read_dev_gold
 from parawire.store import store_of
 
@@ -56,6 +56,15 @@ def graded_features(settings: Settings, pairs: list[GradedText],
                      lambda lang: embedder_for(settings.vectors, settings.data_dir, lang))
 
 
+def review_grade(pair: ReviewedPair) -> tuple[int, Direction]:
+    """The grade and direction a review label gives its pair: the reader's where they
+    graded it, else right or wrong as a binary label (BINARY_GRADES)."""
+    if pair.grade is not None:
+        return pair.grade, pair.direction or Direction.BOTH_ADD
+    return (BINARY_GRADES[pair.correct],
+            Direction.EQUIVALENT if pair.correct else Direction.BOTH_ADD)
+
+
 def train_scorer(settings: Settings, *, gold: Path | None, labels: Path | None, reviews: bool,
                  run_id: int | None, out: Path, language: str) -> dict[str, Any]:
     """Fit the pair model on the dev gold's tune part, binary labelled text pairs and/or the
@@ -75,15 +84,13 @@ def train_scorer(settings: Settings, *, gold: Path | None, labels: Path | None, 
     directions = [p.direction for p in pairs]
     weights = [p.weight for p in pairs]
     if reviews:
-        # Review labels say right or wrong: taken as binary labels (BINARY_GRADES); only
-        # pairs graded by the pair model carry its features.
-        reviewed = [(signals, correct) for signals, correct
-                    in store_of(settings).labelled_pair_signals(run_id)
-                    if all(name in signals for name in FEATURES)]
-        rows += [signals for signals, _ in reviewed]
-        grades += [BINARY_GRADES[correct] for _, correct in reviewed]
-        directions += [Direction.EQUIVALENT if correct else Direction.BOTH_ADD
-                       for _, correct in reviewed]
+        reviewed = [pair for pair in store_of(settings).labelled_pair_signals(run_id)
+                    if all(name in pair.features for name in FEATURES)]
+        rows += [pair.features for pair in reviewed]
+        for pair in reviewed:
+            grade, direction = review_grade(pair)
+            grades.append(grade)
+            directions.append(direction)
         weights += [1.0] * len(reviewed)
         sources.append(f"review labels ({len(reviewed)} pairs)")
     if not sources:

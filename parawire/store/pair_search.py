@@ -82,7 +82,8 @@ def _listing(row: Any) -> PairListing:
     return PairListing(id=row.id, run_id=row.run_id, score=row.score, raw_score=row.raw_score,
                        shared_pn=row.shared_pn, shared_cn=row.shared_cn,
                        input=_side(row, "input"), target=_side(row, "target"),
-                       probability=row.probability, story_id=row.story_id)
+                       probability=row.probability, story_id=row.story_id,
+                       grade=row.grade, direction=row.direction)
 
 
 # The trigram index answers name parts this long or longer; a shorter one is matched by

@@ -8,7 +8,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from parawire.records import ReviewLabel
+from parawire.records import Direction, ReviewedPair, ReviewLabel
 from parawire.store import schema
 from parawire.store.base import StoreBase, now
 
@@ -74,10 +74,13 @@ class ReviewQueries(StoreBase):
                 found += rng.sample(sorted(rest), min(size - len(found), len(rest)))
         return found
 
-    def label_pair(self, run_id: int, pair_id: int, correct: bool, reviewer: str = "") -> bool:
-        """Record (or change) the verdict on a pair and who gave it; False when the run has
-        no such pair."""
+    def label_pair(self, run_id: int, pair_id: int, correct: bool, reviewer: str = "",
+                   grade: int | None = None, direction: Direction | None = None) -> bool:
+        """Record (or change) the verdict on a pair, who gave it and, where the reader
+        graded the pair, its grade and direction; False when the run has no such pair."""
         pairs, labels = schema.pairs, schema.review_labels
+        values = {"correct": correct, "labeled_at": now(), "reviewer": reviewer, "grade": grade,
+                  "direction": direction.value if direction is not None else None}
         with self.engine.begin() as conn:
             found = conn.execute(
                 sa.select(pairs.c.id).where(pairs.c.id == pair_id, pairs.c.run_id == run_id)
@@ -85,13 +88,9 @@ class ReviewQueries(StoreBase):
             if found is None:
                 return False
             changed = conn.execute(
-                labels.update().where(labels.c.pair_id == pair_id)
-                .values(correct=correct, labeled_at=now(), reviewer=reviewer)
-            ).rowcount
+                labels.update().where(labels.c.pair_id == pair_id).values(**values)).rowcount
             if not changed:
-                conn.execute(labels.insert().values(run_id=run_id, pair_id=pair_id,
-                                                    correct=correct, labeled_at=now(),
-                                                    reviewer=reviewer))
+                conn.execute(labels.insert().values(run_id=run_id, pair_id=pair_id, **values))
         return True
 
     def label_counts(self, run_id: int) -> tuple[int, int]:
@@ -104,22 +103,41 @@ class ReviewQueries(StoreBase):
             counts = {bool(correct): count for correct, count in conn.execute(query)}
         return counts.get(True, 0), counts.get(False, 0)
 
+    def label_counts_by_grade(self, run_id: int) -> dict[int | None, tuple[int, int]]:
+        """Right and wrong labels per grade the pair model gave the labelled pairs (None:
+        pairs stored without a grade)."""
+        pairs, labels = schema.pairs, schema.review_labels
+        query = (sa.select(pairs.c.grade, labels.c.correct, sa.func.count())
+                 .join(pairs, pairs.c.id == labels.c.pair_id).where(labels.c.run_id == run_id)
+                 .group_by(pairs.c.grade, labels.c.correct))
+        counts: dict[int | None, list[int]] = {}
+        with self.engine.connect() as conn:
+            for grade, correct, count in conn.execute(query):
+                counts.setdefault(grade, [0, 0])[0 if correct else 1] += count
+        return {grade: (right, wrong) for grade, (right, wrong) in counts.items()}
+
     def review_labels(self, run_id: int) -> list[ReviewLabel]:
         """A run's labels, in the order they were first given."""
         labels = schema.review_labels
         query = sa.select(labels).where(labels.c.run_id == run_id).order_by(labels.c.id)
         with self.engine.connect() as conn:
             return [ReviewLabel(pair_id=row.pair_id, correct=row.correct,
-                                labeled_at=row.labeled_at, reviewer=row.reviewer)
+                                labeled_at=row.labeled_at, reviewer=row.reviewer,
+                                grade=row.grade,
+                                direction=Direction(row.direction) if row.direction else None)
                     for row in conn.execute(query)]
 
-    def labelled_pair_signals(self, run_id: int | None = None) -> list[tuple[dict[str, float], bool]]:
-        """The scorer signals of reviewed pairs (of one run, or of every run) with their
-        labels, for retraining the pair scorer; pairs stored without signals are left out."""
+    def labelled_pair_signals(self, run_id: int | None = None) -> list[ReviewedPair]:
+        """The pair-model features of reviewed pairs (of one run, or of every run) with
+        their labels, for retraining the pair model; pairs stored without features are left
+        out."""
         pairs, labels = schema.pairs, schema.review_labels
-        query = (sa.select(pairs.c.features, labels.c.correct)
+        query = (sa.select(pairs.c.features, labels.c.correct, labels.c.grade,
+                           labels.c.direction)
                  .join(pairs, pairs.c.id == labels.c.pair_id).order_by(labels.c.id))
         if run_id is not None:
             query = query.where(labels.c.run_id == run_id)
         with self.engine.connect() as conn:
-            return [(row.features, row.correct) for row in conn.execute(query) if row.features]
+            return [ReviewedPair(row.features, row.correct, row.grade,
+                                 Direction(row.direction) if row.direction else None)
+                    for row in conn.execute(query) if row.features]

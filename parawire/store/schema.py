@@ -166,6 +166,10 @@ review_labels = Table(
     Column("correct", Boolean, nullable=False),
     Column("labeled_at", DateTime, nullable=False),
     Column("reviewer", String(100), nullable=False, server_default=""),
+    # The reader's grade (0-5) and direction, the input as side a (migration 0016); labels
+    # given as right or wrong only carry neither.
+    Column("grade", Integer),
+    Column("direction", String(16)),
 )
 
 # The dashboard's indexes (migration 0008): every filter and order of its queries, and the

@@ -292,6 +292,42 @@ def test_review_by_keyboard_records_the_reviewer(served, page):
     assert page.problems == []
 
 
+def test_review_grades_pairs_by_keyboard_with_a_direction(served, page):
+    """Keys 0-5 grade a pair (3 waits for a or b), = alone is grade 4; the labels carry grade
+    and direction, right follows from them, and precision per model grade updates."""
+    page.goto(f"{served.url}/review/{served.demo_run}")
+    before = int(page.inner_text("#labeled"))
+    page.fill("#token", TOKEN)
+    page.locator("#token").dispatch_event("change")
+    page.locator("h1, body").first.click(position={"x": 1, "y": 1})
+    items = page.locator("li.pair")
+    ids = [int(items.nth(i).get_attribute("data-pair-id")) for i in range(3)]
+    model_grades = [int(items.nth(i).locator(".grade").get_attribute("data-grade"))
+                    for i in range(3)]
+    page.keyboard.press("3")  # waits for the direction: nothing is sent yet
+    assert "a (input covers)" in items.nth(0).locator(".label-state").inner_text()
+    page.keyboard.press("a")
+    page.wait_for_selector(f"#labeled:text-is('{before + 1}')")
+    page.keyboard.press("2")
+    page.wait_for_selector(f"#labeled:text-is('{before + 2}')")
+    page.keyboard.press("=")
+    page.wait_for_selector(f"#labeled:text-is('{before + 3}')")
+    assert items.nth(0).locator(".label-state").inner_text() == "graded 3, input covers target"
+    assert "labeled-wrong" in items.nth(1).get_attribute("class")
+    labels = {label["pair_id"]: label for label in
+              page.request.get(f"{served.url}/api/runs/{served.demo_run}/labels").json()}
+    assert [(labels[i]["grade"], labels[i]["direction"], labels[i]["correct"]) for i in ids] == [
+        (3, "a_covers_b", True), (2, "both_add", False), (4, "equivalent", True)]
+    precision = page.request.get(f"{served.url}/api/runs/{served.demo_run}/precision").json()
+    per_grade = {g["grade"]: g["right"] + g["wrong"] for g in precision["per_grade"]}
+    assert sum(per_grade.values()) == precision["labeled"]
+    for grade in set(model_grades):
+        assert per_grade[grade] >= model_grades.count(grade)
+        row = page.locator(f"#grade-precision tr[data-grade='{grade}'] td").nth(1)
+        assert int(row.inner_text()) == per_grade[grade]
+    assert page.problems == []
+
+
 def test_hostile_crawled_text_never_runs(served, page):
     pages = [f"/articles/{served.hostile_article}", "/pairs?outlet=outlet-x",
              f"/review/{served.hostile_run}", f"/pairs?q=%3Cscript%3E&run={served.hostile_run}"]

@@ -60,8 +60,10 @@ def corpus(store, tmp_path) -> Corpus:
     x = store_hostile_article(store)
     run = store.find_or_start_alignment_run("k1", {"alpha": 0.7, "beta": 0.7, "min_cn": 3})
     store.record_references(run.id, [a[0], a[1], x[0]], [
-        Pair(run.id, a[0], b[0], 0.9, 9.0, 2, 2, probability=0.93),
-        Pair(run.id, a[1], b[1], 0.75, 7.5, 1, 1, probability=0.81),
+        Pair(run.id, a[0], b[0], 0.9, 9.0, 2, 2, probability=0.93, grade=4,
+             direction="equivalent"),
+        Pair(run.id, a[1], b[1], 0.75, 7.5, 1, 1, probability=0.81, grade=3,
+             direction="a_covers_b"),
         Pair(run.id, x[0], a[0], 0.8, 8.0, 1, 1),
     ])
     store.finish_alignment_run(run.id, {"pairs": 3, "dropped_near_verbatim": 2})
@@ -279,6 +281,34 @@ def test_labels_need_the_token_and_give_precision(corpus):
     rows = list(csv.DictReader(io.StringIO(corpus.client.get(url, params={"format": "csv"}).text)))
     assert rows[0]["input"].startswith("Mayor Rossi") and rows[1]["correct"] == "1"
     assert rows[1]["reviewer"] == "Ada"
+
+
+def test_labels_with_a_grade_and_direction(corpus, tmp_path):
+    """A label may be a grade with its direction (the input as side a): right follows from
+    them, a grade 3 needs a direction, a disagreeing `correct` is refused; precision per
+    model grade counts the labels of the pairs the model gave each grade."""
+    url = f"/api/runs/{corpus.run}/labels"
+    rossi, council = corpus.pairs["rossi"], corpus.pairs["council"]
+    for bad in ({"pair_id": rossi, "grade": 3}, {"pair_id": rossi, "grade": 6},
+                {"pair_id": rossi, "grade": 4, "direction": "both_add"},
+                {"pair_id": rossi, "grade": 2, "correct": True}, {"pair_id": rossi},
+                {"pair_id": rossi, "grade": "4"}):
+        assert corpus.client.post(url, json=bad, headers=_auth()).status_code == 422, bad
+    graded = corpus.client.post(url, json={"pair_id": rossi, "grade": 3,
+                                           "direction": "b_covers_a"}, headers=_auth()).json()
+    assert (graded["right"], graded["wrong"]) == (0, 1)  # the target covers the input: wrong
+    result = corpus.client.post(url, json={"pair_id": council, "grade": 5},
+                                headers=_auth()).json()
+    assert [(g["grade"], g["right"], g["wrong"]) for g in result["per_grade"]] == [
+        (4, 0, 1), (3, 1, 0)]
+    labels = {e["pair_id"]: e for e in corpus.client.get(url).json()}
+    assert (labels[rossi]["grade"], labels[rossi]["direction"], labels[rossi]["correct"]) == (
+        3, "b_covers_a", False)
+    assert (labels[council]["grade"], labels[council]["direction"]) == (5, "equivalent")
+    rows = list(csv.DictReader(io.StringIO(corpus.client.get(url, params={"format": "csv"}).text)))
+    assert {(r["grade"], r["direction"]) for r in rows} == {("3", "b_covers_a"), ("5", "equivalent")}
+    page = corpus.client.get(f"/review/{corpus.run}").text
+    assert 'data-grade="4"' in page and 'id="grade-precision"' in page
 
 
 def test_writes_are_off_without_a_token(corpus, tmp_path):

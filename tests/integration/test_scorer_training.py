@@ -6,6 +6,7 @@ from click.testing import CliRunner
 
 from parawire.aligner import load_pair_model
 from parawire.config import load_settings
+from parawire.records import Direction
 from parawire.roof.cli import main
 from parawire.roof.pipeline import run_stage
 from parawire.roof.scorer_training import train_scorer
@@ -43,6 +44,18 @@ def test_review_labels_retrain_the_pair_model(tmp_path):
     grades = {pid: retrained.grading(pair.features).grade for pid, pair in stored.items()}
     assert sum(grades[pid] == 4 for pid in ranked[:half]) > \
         sum(grades[pid] == 4 for pid in ranked[half:])
+
+    # graded labels train their grade and direction: the input covers the target (side a)
+    for position, pid in enumerate(ranked):
+        graded = (3, Direction.A_COVERS_B) if position < half else (0, Direction.BOTH_ADD)
+        assert store.label_pair(run_id, pid, position < half, "", *graded)
+    train_scorer(settings, gold=None, labels=None, reviews=True, run_id=run_id,
+                 out=tmp_path / "graded.json", language="en")
+    graded_model = load_pair_model(tmp_path / "graded.json")
+    readings = {pid: graded_model.grading(pair.features) for pid, pair in stored.items()}
+    covering = [readings[pid].grade == 3 and readings[pid].direction == Direction.A_COVERS_B
+                for pid in ranked]
+    assert sum(covering[:half]) > sum(covering[half:])
 
 
 def test_a_bad_labels_file_is_one_line_naming_it(tmp_path):
