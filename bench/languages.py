@@ -75,11 +75,14 @@ def mine(model: Path, language: str) -> dict:
     then an alignment run at the paper's criteria over the same index."""
     data = Path(tempfile.mkdtemp(prefix=f"meantime-{language}-"))
     models = {"models": {language: str(model)}}
+    # The window search: MEANTIME's articles span years, so stories of a few days hold
+    # almost none of its pairs.
     loose = load_settings(data_dir=data, nlp=models, align={
-        "date_window_days": WHOLE_COLLECTION_DAYS, "min_cn": 2, "min_pn": 2})
+        "date_window_days": WHOLE_COLLECTION_DAYS, "min_cn": 2, "min_pn": 2,
+        "within": "window"})
     counts = run_meantime(loose, SHARED_DATA / "meantime", language)
     paper = load_settings(data_dir=data, nlp=models,
-                          align={"date_window_days": WHOLE_COLLECTION_DAYS})
+                          align={"date_window_days": WHOLE_COLLECTION_DAYS, "within": "window"})
     paper_align = run_stage(paper, "align")
     pairs: dict[tuple[str, str], dict] = {}
     for split in ("train", "valid", "test"):
@@ -88,7 +91,9 @@ def mine(model: Path, language: str) -> dict:
             if not row["flipped"] and len(pairs) < PAIRS_TO_READ:
                 pairs.setdefault((row["input"], row["target"]), {
                     "input": row["input"], "target": row["target"], "score": row["score"],
-                    "shared_pn": row["shared_pn"], "shared_cn": row["shared_cn"]})
+                    "shared_pn": row["shared_pn"], "shared_cn": row["shared_cn"],
+                    "grade": row["grade"], "direction": row["direction"],
+                    "probability": row["probability"]})
     return {"articles": counts["crawl"].get("stored", 0),
             "sentences": counts["annotate"].get("sentences", 0),
             "paper_criteria": {"references": paper_align.get("references_done", 0),
