@@ -85,7 +85,10 @@ class SentenceTransformerEmbedder:
             raise ParawireError(f"not a sentence-transformers model folder: {folder} "
                                 "(no modules.json)")
         from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as transformers_logging
 
+        # Loading prints no progress bar: a command's output stays its own lines.
+        transformers_logging.disable_progress_bar()
         try:
             self.model = SentenceTransformer(str(folder), device=device, local_files_only=True)
         except (OSError, ValueError, RuntimeError) as exc:

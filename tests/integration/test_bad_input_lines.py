@@ -150,8 +150,7 @@ def test_a_store_that_fills_up_fails_the_run_with_the_reason(tmp_path):
     sa.event.listen(store.engine, "connect",
                     lambda dbapi, _record: dbapi.execute(full))
     # The synthetic sentences differ by a word or two: keep their pairs, so the run writes.
-    keep_pairs = {"PARAWIRE_ALIGN__MIN_WORD_EDITS": "0", "PARAWIRE_ALIGN__MIN_EDIT_SHARE": "0",
-                  "PARAWIRE_ALIGN__MAX_TOKEN_JACCARD": "1", "PARAWIRE_ALIGN__DROP_MISMATCHES": "false"}
+    keep_pairs = {"PARAWIRE_ALIGN__MAX_COPY_EDITS": "0", "PARAWIRE_ALIGN__MIN_STORED_GRADE": "0"}
     line = one_line(run("align", env=keep_pairs), "database or disk is full")
     (failed,) = store.alignment_runs()
     assert failed.status == "failed" and "database or disk is full" in failed.reason, line
