@@ -154,9 +154,8 @@ class LabelIn(BaseModel):
             if self.correct is None or self.direction is not None:
                 raise ValueError("give correct, or a grade (with a direction for grade 3)")
             return self
-        implied = {4: Direction.EQUIVALENT, 5: Direction.EQUIVALENT}.get(self.grade)
-        if self.grade <= 2:
-            implied = Direction.BOTH_ADD
+        implied = (Direction.EQUIVALENT if self.grade >= 4
+                   else Direction.BOTH_ADD if self.grade <= 2 else None)
         if implied is None and self.direction not in (Direction.A_COVERS_B,
                                                       Direction.B_COVERS_A):
             raise ValueError("grade 3 needs direction a_covers_b or b_covers_a")
