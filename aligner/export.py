@@ -251,7 +251,7 @@ def export_run(store: Store, run_id: int, out_dir: Path, fmt: str = "jsonl",
     examples, counts = build_dataset(rows, options)
     written = sum(len(items) for items in examples.values())
     if not written:
-        raise ParawireError(_nothing_to_export(run_id, len(rows), options))
+        raise ParawireError(_nothing_to_export(run_id, len(rows), counts))
     identity = {"run_id": run_id, "format": fmt, "dataset_options": _options_json(options),
                 "examples": {name: len(items) for name, items in examples.items()}}
     _check_folder(out_dir, identity)
@@ -267,12 +267,14 @@ def export_run(store: Store, run_id: int, out_dir: Path, fmt: str = "jsonl",
     return sheet
 
 
-def _nothing_to_export(run_id: int, mined: int, options: DatasetOptions) -> str:
+def _nothing_to_export(run_id: int, mined: int, dropped: Counter[str]) -> str:
     if not mined:
         return (f"alignment run {run_id} has no pairs to export (it mined none: see its "
                 f"counts in `parawire status`)")
-    return (f"none of the {mined} pairs of alignment run {run_id} is in language "
-            f"{options.language!r}: nothing to export")
+    reasons = ", ".join(f"{count} {reason.replace('_', ' ')}"
+                        for reason, count in dropped.most_common() if count)
+    return (f"none of the {mined} pairs of alignment run {run_id} passes the export's "
+            f"choices ({reasons}): nothing to export")
 
 
 def _check_folder(out_dir: Path, identity: dict[str, Any]) -> None:

@@ -1,5 +1,5 @@
-"""The real-scale run: AllSides news through ingest → annotate → index → stories → align → export,
-measured per stage.
+"""The real-scale run: AllSides news through ingest → annotate → embed → index → stories →
+align → export, measured per stage.
 
     nice -n 10 .venv/bin/python bench/scale_run.py --articles 1500 [--processes 2]
     scripts/with-services.sh nice -n 10 .venv/bin/python bench/scale_run.py --articles 1500 \
@@ -22,6 +22,12 @@ they stop; worker start-up counts too). Results go to bench/results/scale_run-<N
 and each stage's to <work>/stages.json as it ends: `--work W --stages annotate,index,...`
 resumes a stopped run (every stage is idempotent) and reports the stages already done.
 Export exports the eager run, or the workers' where the eager align has not run.
+
+`--interrupt STAGE=SECONDS` (annotate or align; repeatable) stops that stage on purpose with
+Ctrl-C after so many seconds, records what it had stored and how its run ended, then runs it
+again to resume; the stage's times are both passes'. The result then says whether anything
+was lost or doubled: every article annotated once, and the resumed eager alignment compared
+row by row with the workers' (`--workers`), which nothing interrupted.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ import json
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -42,10 +49,19 @@ from pathlib import Path
 from typing import Any
 
 from common import SHARED_DATA, report
+from scale_checks import (
+    annotation_integrity,
+    compare_runs,
+    done_so_far,
+    latest_run,
+    pair_breakdown,
+    story_sizes,
+)
 
 ALLSIDES = SHARED_DATA / "allsides" / "articles.jsonl.gz"
-STAGES = ("ingest", "annotate", "index", "stories", "align", "export")
-ORDER = (*STAGES[:5], "align_workers", *STAGES[5:])
+STAGES = ("ingest", "annotate", "embed", "index", "stories", "align", "export")
+ORDER = (*STAGES[:6], "align_workers", *STAGES[6:])
+INTERRUPTIBLE = ("annotate", "align")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -162,6 +178,48 @@ def _with_workers(count: int, broker: str, data_dir: Path, command: list[str]
     return done
 
 
+def _interrupted_pass(command: list[str], after_s: float, stage: str, data_dir: Path
+                      ) -> dict[str, Any]:
+    """Run a stage child and stop it as Ctrl-C does (SIGINT to its process group) after
+    `after_s` seconds; what it had stored by then and how it ended."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+    try:
+        child.wait(timeout=after_s)
+        interrupted = False
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGINT)
+        interrupted = True
+    _, err = child.communicate()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"interrupted_after_s": after_s if interrupted else None,
+            "wall_s": round(time.perf_counter() - started, 1),
+            "cpu_s": round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1),
+            "returncode": child.returncode,
+            "last_line": (err.strip().splitlines() or [""])[-1][:300],
+            "stored_by_then": done_so_far(stage, data_dir)}
+
+
+def _read_back(work: Path, stages: dict[str, Any]) -> dict[str, Any]:
+    """The run's stories, pairs and integrity, read from its store(s)."""
+    data_dir, copy = work / "data", work / "workers" / "data"
+    if not (data_dir / "parawire.db").is_file():
+        return {}
+    checks: dict[str, Any] = {"annotation": annotation_integrity(data_dir),
+                              "stories": story_sizes(data_dir)}
+    runs = {name: stages[name]["counts"]["run_id"] for name in ("align", "align_workers")
+            if "run_id" in stages.get(name, {}).get("counts", {})}
+    if "align" in runs:
+        checks["pairs"] = pair_breakdown(data_dir, runs["align"])
+        checks["align_run"] = latest_run(data_dir)
+    if len(runs) == 2:
+        checks["eager_vs_workers"] = compare_runs((data_dir, runs["align"]),
+                                                  (copy, runs["align_workers"]))
+    return checks
+
+
 def _throughput(stage: str, result: dict, taken: dict, sentences: int) -> dict[str, float]:
     wall = max(result["wall_s"], 1e-9)
     rates = {"articles_per_s": taken["articles"] / wall, "words_per_s": taken["words"] / wall}
@@ -170,6 +228,19 @@ def _throughput(stage: str, result: dict, taken: dict, sentences: int) -> dict[s
     if stage in ("align", "align_workers"):
         rates["references_per_s"] = result["counts"].get("references", 0) / wall
     return {k: round(v, 1) for k, v in rates.items()}
+
+
+def _parse_interrupts(parser: argparse.ArgumentParser, given: list[str]) -> dict[str, float]:
+    interrupts: dict[str, float] = {}
+    for text in given:
+        stage, _, seconds = text.partition("=")
+        try:
+            interrupts[stage] = float(seconds)
+        except ValueError:
+            parser.error(f"--interrupt {text}: expected STAGE=SECONDS")
+        if stage not in INTERRUPTIBLE:
+            parser.error(f"--interrupt {text}: only {' or '.join(INTERRUPTIBLE)} can be stopped")
+    return interrupts
 
 
 def main() -> None:
@@ -184,9 +255,13 @@ def main() -> None:
     parser.add_argument("--stages", help="Run only these stages (comma-separated, of "
                         f"{','.join(ORDER)}) in --work, keeping the results stored there of "
                         "the others: to resume a stopped run [default: all].")
+    parser.add_argument("--interrupt", action="append", default=[], metavar="STAGE=SECONDS",
+                        help="Stop this stage (annotate or align) with Ctrl-C after SECONDS, "
+                        "then resume it [default: none].")
     parser.add_argument("--stage", choices=STAGES, help=argparse.SUPPRESS)
     parser.add_argument("--export-run", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    interrupts = _parse_interrupts(parser, args.interrupt)
     work = args.work or Path(tempfile.mkdtemp(prefix="parawire-scale-"))
     data_dir, sample = work / "data", work / "sample.jsonl"
     if args.stage:  # a child: one stage, its result on stdout
@@ -227,11 +302,17 @@ def main() -> None:
                    "--processes", str(args.processes)]
         if export_run is not None:
             command += ["--export-run", str(export_run)]
+        stopped = (_interrupted_pass(command, interrupts[name], stage, home / "data")
+                   if name in interrupts else None)
         done = (_with_workers(args.workers, args.broker, copy, command) if name != stage
                 else subprocess.run(command, capture_output=True, text=True, check=False))
         if done.returncode != 0:
             sys.exit(f"{name} failed:\n{done.stderr[-3000:]}")
         result = json.loads(done.stdout.strip().splitlines()[-1])
+        if stopped:
+            result.update(interrupted_pass=stopped,
+                          wall_s=round(result["wall_s"] + stopped["wall_s"], 1),
+                          cpu_s=round(result["cpu_s"] + stopped["cpu_s"], 1))
         sentences = result["counts"].get("sentences", sentences)
         result["throughput"] = _throughput(name, result, taken, sentences)
         result["store_mb"] = _size_mb(home / "data" / "parawire.db") + \
@@ -246,6 +327,7 @@ def main() -> None:
         "total_wall_s": round(sum(s["wall_s"] for s in stages.values()), 1),
         "peak_rss_mb": max(s["peak_rss_mb"] for s in stages.values()),
         "pairs_per_1000_sentences": round(1000 * pairs / max(1, sentences), 2),
+        "read_back": _read_back(work, stages),
         "note": "shared 2-core machine (other engineers' jobs ran alongside); run niced",
     })
 
