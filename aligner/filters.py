@@ -10,6 +10,10 @@ from parawire.records import Sentence
 from parawire.textnorm import word_diff, words
 
 DATE_LABELS = frozenset({"DATE"})
+VERB_TAGS = frozenset({"VERB", "AUX"})
+# A sentence ending in one of these stops mid-clause (a split before a quotation, a list).
+OPEN_ENDINGS = (",", ";", ":", "—", "–")
+CLOSING_QUOTES = "\"'”’»)] "
 
 
 def dates(sentence: Sentence) -> frozenset[str]:
@@ -28,12 +32,30 @@ def disjoint(a: frozenset[str], b: frozenset[str]) -> bool:
     return bool(a and b and not a & b)
 
 
+def fragment(sentence: Sentence) -> bool:
+    """A piece of a sentence, not a claim: no verb among its tags (where it has tags: "The
+    Fox News host Tucker Carlson."), or it stops on a comma, colon or dash ("As Roberts
+    wrote at the conclusion of his opinion,")."""
+    return (bool(sentence.pos) and not VERB_TAGS & set(sentence.pos)) or \
+        sentence.text.rstrip(CLOSING_QUOTES).endswith(OPEN_ENDINGS)
+
+
+def is_question(sentence: Sentence) -> bool:
+    """The sentence asks (ends in a question mark, quotes aside)."""
+    return sentence.text.rstrip(CLOSING_QUOTES).endswith(("?", "？"))
+
+
 def exact_rule(a: Sentence, b: Sentence, max_copy_edits: int) -> str | None:
-    """The exact rule a pair breaks, or None: near_copy (the texts differ in at most
-    `max_copy_edits` words: the pair teaches copying), number_conflict (both sides state
-    figures and neither side's hold the other's: "two" against "three"), date_conflict (both
-    sides name dates and share none: "Monday" against "Tuesday"). Everything less certain
-    is the pair model's to weigh."""
+    """The exact rule a pair breaks, or None: fragment (either side is a piece of a
+    sentence), question_mismatch (one side asks, the other states), near_copy (the texts
+    differ in at most `max_copy_edits` words: the pair teaches copying), number_conflict
+    (both sides state figures and neither side's hold the other's: "two" against "three"),
+    date_conflict (both sides name dates and share none: "Monday" against "Tuesday").
+    Everything less certain is the pair model's to weigh."""
+    if fragment(a) or fragment(b):
+        return "fragment"
+    if is_question(a) != is_question(b):
+        return "question_mismatch"
     if word_diff(a.text, b.text).edits <= max_copy_edits:
         return "near_copy"
     if conflicting(numbers(a), numbers(b)):

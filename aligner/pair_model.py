@@ -138,8 +138,9 @@ def training_class(grade: int, direction: Direction) -> str:
 
 def fit_pair_model(rows: Sequence[Mapping[str, float]], grades: Sequence[int],
                    directions: Sequence[Direction], weights: Sequence[float], *,
-                   trained_on: str) -> GradeModel:
-    """Fit the model on graded pairs' features, each pair read both ways round."""
+                   trained_on: str, features: Sequence[str] = FEATURES) -> GradeModel:
+    """Fit the model on graded pairs' features (FEATURES, or others to try in a bench),
+    each pair read both ways round."""
     import numpy as np
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler
@@ -148,8 +149,8 @@ def fit_pair_model(rows: Sequence[Mapping[str, float]], grades: Sequence[int],
     x, y, w = [], [], []
     for row, grade, direction, weight in zip(rows, grades, directions, weights, strict=True):
         label = training_class(grade, direction)
-        for features, name in ((row, label), (swapped(row), flip.get(label, label))):
-            x.append([features[f] for f in FEATURES])
+        for read, name in ((row, label), (swapped(row), flip.get(label, label))):
+            x.append([read[f] for f in features])
             y.append(name)
             w.append(weight)
     if len(set(y)) < 2:
@@ -163,10 +164,10 @@ def fit_pair_model(rows: Sequence[Mapping[str, float]], grades: Sequence[int],
                                                               regression.coef_[0] / 2])
     intercept = (regression.intercept_ if len(learnt) > 2
                  else [-regression.intercept_[0] / 2, regression.intercept_[0] / 2])
-    zeros = (0.0,) * len(FEATURES)
+    zeros = (0.0,) * len(features)
     # a class no training pair holds gets no probability
     return GradeModel(
-        features=FEATURES, mean=tuple(float(v) for v in scaler.mean_),
+        features=tuple(features), mean=tuple(float(v) for v in scaler.mean_),
         scale=tuple(float(v) if v > 0 else 1.0 for v in scaler.scale_),
         coef=tuple(tuple(float(v) for v in coef[learnt.index(c)]) if c in learnt else zeros
                    for c in CLASSES),

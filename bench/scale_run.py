@@ -9,15 +9,15 @@ align → export, measured per stage.
 with a date not in the future, going back until N articles are reached; 0: all 37,554
 articles, the undated ones too), so that an event's several outlets stay together. Each
 stage runs in a process of its own (Celery eager, as `parawire <stage>` runs it), so that
-its wall time, CPU time (its own and its children's, e.g. the nlp.pipe workers) and peak
-RSS are its alone. Per
+its wall time, CPU time (every process it starts, the annotator's fork-server workers too:
+this script adopts orphaned descendants and reaps them) and peak RSS are its alone. Per
 stage the result has throughput (articles/s, words/s, sentences/s, references/s), store
 and index size on disk, and the stage's counts (references, candidates, pairs, each
 filter's drops). With `--workers N` (and a Redis broker: --broker, else the
 PARAWIRE_TEST_REDIS_URL that scripts/with-services.sh sets), alignment runs a second time,
 as `align_workers`, on N real Celery workers (`parawire worker --concurrency 1` each) over
 a copy of the store and index taken before either alignment: its CPU time and peak RSS
-are the client's and the workers' (their pool processes included, read from /proc before
+are the client's and the workers' (their pool processes included; peak RSS read from /proc before
 they stop; worker start-up counts too). Results go to bench/results/scale_run-<N>.json,
 and each stage's to <work>/stages.json as it ends: `--work W --stages annotate,index,...`
 resumes a stopped run (every stage is idempotent) and reports the stages already done.
@@ -33,6 +33,7 @@ row by row with the workers' (`--workers`), which nothing interrupted.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import gzip
 import json
 import os
@@ -63,6 +64,7 @@ STAGES = ("ingest", "annotate", "embed", "index", "stories", "align", "export")
 ORDER = (*STAGES[:6], "align_workers", *STAGES[6:])
 INTERRUPTIBLE = ("annotate", "align")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+PR_SET_CHILD_SUBREAPER = 36
 
 
 def sample_days(articles: int, path: Path) -> dict[str, Any]:
@@ -106,7 +108,6 @@ def run_one(stage: str, data_dir: Path, processes: int, sample: Path,
     own, children = (resource.getrusage(who) for who in (resource.RUSAGE_SELF,
                                                          resource.RUSAGE_CHILDREN))
     return {"wall_s": round(wall, 1),
-            "cpu_s": round(own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime, 1),
             "peak_rss_mb": round(max(own.ru_maxrss, children.ru_maxrss) / 1024),
             "counts": {k: v for k, v in counts.items() if k not in ("log", "path")}}
 
@@ -171,18 +172,38 @@ def _with_workers(count: int, broker: str, data_dir: Path, command: list[str]
                 worker.wait()
     if done.returncode == 0:
         result = json.loads(done.stdout.strip().splitlines()[-1])
-        result.update(cpu_s=round(result["cpu_s"] + cpu, 1), workers=count,
-                      workers_cpu_s=round(cpu, 1), workers_peak_rss_mb=peak,
+        result.update(workers=count, workers_cpu_s=round(cpu, 1), workers_peak_rss_mb=peak,
                       peak_rss_mb=max(result["peak_rss_mb"], peak))
         done.stdout = json.dumps(result)
     return done
+
+
+def _become_subreaper() -> None:
+    """Adopt orphaned descendants (a stage's fork server and its workers outlive the stage
+    process), so that their CPU time reaches this process when they are reaped."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def _children_cpu(settle_s: float = 30.0) -> float:
+    """CPU seconds of every reaped descendant, after reaping those that are ending (waits
+    up to `settle_s` for adopted ones to exit)."""
+    deadline = time.monotonic() + settle_s
+    while time.monotonic() < deadline:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            break  # no child left
+        if pid == 0:
+            time.sleep(0.2)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _interrupted_pass(command: list[str], after_s: float, stage: str, data_dir: Path
                       ) -> dict[str, Any]:
     """Run a stage child and stop it as Ctrl-C does (SIGINT to its process group) after
     `after_s` seconds; what it had stored by then and how it ended."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before = _children_cpu()
     started = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              start_new_session=True)
@@ -193,11 +214,10 @@ def _interrupted_pass(command: list[str], after_s: float, stage: str, data_dir: 
         os.killpg(child.pid, signal.SIGINT)
         interrupted = True
     _, err = child.communicate()
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return {"interrupted_after_s": after_s if interrupted else None,
             "wall_s": round(time.perf_counter() - started, 1),
-            "cpu_s": round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1),
-            "returncode": child.returncode,
+            "cpu_s": round(_children_cpu() - before, 1),
+            "returncode": child.returncode, "stopped": child.returncode != 0,
             "last_line": (err.strip().splitlines() or [""])[-1][:300],
             "stored_by_then": done_so_far(stage, data_dir)}
 
@@ -262,9 +282,11 @@ def main() -> None:
     parser.add_argument("--export-run", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     interrupts = _parse_interrupts(parser, args.interrupt)
+    _become_subreaper()
     work = args.work or Path(tempfile.mkdtemp(prefix="parawire-scale-"))
     data_dir, sample = work / "data", work / "sample.jsonl"
     if args.stage:  # a child: one stage, its result on stdout
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # even when started with &
         print(json.dumps(run_one(args.stage, data_dir, args.processes, sample, args.export_run)))
         return
     if args.workers and not args.broker:
@@ -304,11 +326,13 @@ def main() -> None:
             command += ["--export-run", str(export_run)]
         stopped = (_interrupted_pass(command, interrupts[name], stage, home / "data")
                    if name in interrupts else None)
+        before = _children_cpu()
         done = (_with_workers(args.workers, args.broker, copy, command) if name != stage
                 else subprocess.run(command, capture_output=True, text=True, check=False))
         if done.returncode != 0:
             sys.exit(f"{name} failed:\n{done.stderr[-3000:]}")
         result = json.loads(done.stdout.strip().splitlines()[-1])
+        result["cpu_s"] = round(_children_cpu() - before, 1)
         if stopped:
             result.update(interrupted_pass=stopped,
                           wall_s=round(result["wall_s"] + stopped["wall_s"], 1),

@@ -65,3 +65,27 @@ def test_a_copy_edit_is_a_near_copy_and_a_rewording_is_left_to_the_model():
                       sentence("He didn't say when the talks would resume.", []),
                       max_copy_edits=2) == "near_copy"
     assert exact_rule(GHOZI_SHORT, GHOZI_LONG, max_copy_edits=2) is None
+
+
+def test_a_piece_of_a_sentence_is_a_fragment():
+    # AllSides (June 2020): a heading, and a sentence cut before its quotation
+    carlson = sentence("The Fox News host Tucker Carlson.", ["carlson", "fox news"])
+    carlson.pos = ["DET", "PROPN", "PROPN", "NOUN", "PROPN", "PROPN", "PUNCT"]
+    duckworth = sentence("Tucker Carlson slammed Sen. Tammy Duckworth on his show Monday.",
+                         ["carlson", "duckworth"])
+    duckworth.pos = ["PROPN", "PROPN", "VERB", "PROPN", "PROPN", "PROPN", "ADP", "PRON", "NOUN",
+                     "PROPN", "PUNCT"]
+    cut = sentence("As Roberts wrote at the conclusion of his opinion,", ["roberts"])
+    assert exact_rule(duckworth, carlson, max_copy_edits=2) == "fragment"
+    assert exact_rule(cut, duckworth, max_copy_edits=2) == "fragment"
+    # untagged sentences are judged by their ending only
+    assert exact_rule(GHOZI_SHORT, GHOZI_LONG, max_copy_edits=2) is None
+
+
+def test_a_question_and_a_statement_are_not_paraphrases():
+    asked = sentence("Why is Trump so interested in hydroxychloroquine?", ["trump"])
+    told = sentence("President Trump on Monday told reporters that he is personally taking "
+                    "hydroxychloroquine.", ["trump"])
+    assert exact_rule(told, asked, max_copy_edits=2) == "question_mismatch"
+    quoted = sentence('"Is Twitter going to match Trump tweet for tweet?"', ["trump", "twitter"])
+    assert exact_rule(asked, quoted, max_copy_edits=2) is None

@@ -1,0 +1,155 @@
+"""Reading a scale run by hand: random useful pairs, grade-3 pairs and stories to judge, then
+the judgements summed up against the pair model.
+
+    .venv/bin/python bench/scale_reading.py sample --work /tmp/sr28 [--seed 1]
+    .venv/bin/python bench/scale_reading.py summarise --work /tmp/sr28
+
+`sample` writes <work>/reading.md (what to read) and <work>/reading.jsonl: one line per item
+with the model's grade and direction, and empty judgement fields to fill by the scheme in
+../shared/data/pairs-dev/README.md: `grade` (0-5), `direction` (equivalent, a_covers_b,
+b_covers_a, both_add; side a is the pair's input), `copy` (near or quote copy), `boilerplate`
+(a line an outlet repeats, a credit or a promotion), `note`; a story gets `coherent` (one
+event) and `note`. Useful pairs are the export's examples (flipped copies left out); grade-3
+pairs are any the run stored at grade 3, exported or not. `summarise` reads the filled file:
+precision of the useful pairs (a reader's grade 4-5, or 3 with the input covering the
+target), boilerplate and copies among them, the grades where reader and model disagree,
+and the share of coherent stories.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from common import report
+
+JUDGED = {"grade": None, "direction": None, "copy": None, "boilerplate": None, "note": ""}
+
+
+def _exported(work: Path) -> list[dict[str, Any]]:
+    folders = sorted((work / "data" / "corpus").glob("run-*"))
+    if not folders:
+        raise SystemExit(f"no export under {work / 'data' / 'corpus'}: run the export first")
+    return [record for split in ("train", "valid", "test")
+            for line in (folders[-1] / f"{split}.jsonl").open(encoding="utf-8")
+            if not (record := json.loads(line))["flipped"]]
+
+
+def _pair_item(kind: str, record: dict[str, Any]) -> dict[str, Any]:
+    return {"kind": kind, "input_id": record["input_id"], "target_id": record["target_id"],
+            "input": record["input"], "target": record["target"],
+            "outlets": [record.get("input_outlet"), record.get("target_outlet")],
+            "model_grade": record["grade"], "model_direction": record["direction"], **JUDGED}
+
+
+def _grade3(db: Path, run_id: int) -> list[dict[str, Any]]:
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        rows = conn.execute(
+            "SELECT p.input_sentence_id, p.target_sentence_id, a.text, b.text, a.source, "
+            "b.source, p.grade, p.direction FROM pairs p JOIN sentences a ON a.id = "
+            "p.input_sentence_id JOIN sentences b ON b.id = p.target_sentence_id "
+            "WHERE p.run_id = ? AND p.grade = 3 ORDER BY p.id", (run_id,)).fetchall()
+    keys = ("input_id", "target_id", "input", "target", "input_outlet", "target_outlet",
+            "grade", "direction")
+    return [_pair_item("grade3", dict(zip(keys, row, strict=True))) for row in rows]
+
+
+def _stories(db: Path) -> list[dict[str, Any]]:
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        stories = conn.execute("SELECT id, headline FROM stories WHERE "
+                               "json_array_length(outlets) > 1 ORDER BY id").fetchall()
+        titles = conn.execute(
+            "SELECT sa.story_id, a.source, a.published, a.title FROM story_articles sa "
+            "JOIN articles a ON a.id = sa.article_id ORDER BY a.published, a.id").fetchall()
+    by_story: dict[int, list[str]] = {}
+    for story_id, source, published, title in titles:
+        by_story.setdefault(story_id, []).append(f"{published} {source}: {title}")
+    return [{"kind": "story", "story_id": sid, "headline": headline,
+             "articles": by_story.get(sid, []), "coherent": None, "note": ""}
+            for sid, headline in stories]
+
+
+def sample(work: Path, seed: int, useful: int, grade3: int, stories: int) -> None:
+    """Write the items to read (markdown) and to judge (jsonl)."""
+    rng = random.Random(seed)
+    exported = _exported(work)
+    db = work / "data" / "parawire.db"
+    items = [_pair_item("useful", r) for r in rng.sample(exported, min(useful, len(exported)))]
+    pool = _grade3(db, exported[0]["run_id"])
+    items += rng.sample(pool, min(grade3, len(pool)))
+    pool = _stories(db)
+    items += rng.sample(pool, min(stories, len(pool)))
+    lines = []
+    for number, item in enumerate(items, start=1):
+        if item["kind"] == "story":
+            lines += [f"## {number}. story {item['story_id']}: {item['headline']}",
+                      *[f"- {a}" for a in item["articles"]], ""]
+        else:
+            lines += [f"## {number}. {item['kind']} (model: grade {item['model_grade']}, "
+                      f"{item['model_direction']}) {' / '.join(map(str, item['outlets']))}",
+                      f"A: {item['input']}", f"B: {item['target']}", ""]
+    (work / "reading.md").write_text("\n".join(lines), encoding="utf-8")
+    with (work / "reading.jsonl").open("w", encoding="utf-8") as out:
+        out.writelines(json.dumps(item) + "\n" for item in items)
+    print(f"{len(items)} items: {work / 'reading.md'}; judge them in {work / 'reading.jsonl'}")
+
+
+def _useful(item: dict[str, Any]) -> bool:
+    return item["grade"] >= 4 or (item["grade"] == 3 and item["direction"] == "a_covers_b")
+
+
+def summarise(work: Path) -> None:
+    """The judgements against the model."""
+    items = [json.loads(line) for line in (work / "reading.jsonl").open(encoding="utf-8")]
+    missing = [i for i, item in enumerate(items, start=1) if (item["kind"] != "story"
+               and item["grade"] is None) or (item["kind"] == "story" and item["coherent"] is None)]
+    if missing:
+        raise SystemExit(f"items not judged yet: {missing[:20]}")
+    result: dict[str, Any] = {}
+    for kind in ("useful", "grade3"):
+        read = [item for item in items if item["kind"] == kind]
+        if not read:
+            continue
+        right = [item for item in read if _useful(item) and not item["copy"]
+                 and not item["boilerplate"]]
+        result[kind] = {
+            "read": len(read), "useful_by_reader": len(right),
+            "precision": round(len(right) / len(read), 3),
+            "boilerplate_or_copy": sum(bool(i["copy"] or i["boilerplate"]) for i in read),
+            "reader_grades": {g: sum(i["grade"] == g for i in read) for g in range(6)},
+            "same_grade_as_model": sum(i["grade"] == i["model_grade"] for i in read),
+            "disagreements": [
+                {"model": f"{i['model_grade']} {i['model_direction']}",
+                 "reader": f"{i['grade']} {i['direction']}", "note": i["note"],
+                 "a": i["input"][:160], "b": i["target"][:160]}
+                for i in read if (i["grade"], i["direction"]) != (i["model_grade"],
+                                                                  i["model_direction"])]}
+    stories = [item for item in items if item["kind"] == "story"]
+    if stories:
+        result["stories"] = {"read": len(stories),
+                             "coherent": sum(bool(s["coherent"]) for s in stories),
+                             "notes": [s["note"] for s in stories if s["note"]]}
+    report("scale_reading", result)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("action", choices=("sample", "summarise"))
+    parser.add_argument("--work", type=Path, required=True)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--useful", type=int, default=50)
+    parser.add_argument("--grade3", type=int, default=20)
+    parser.add_argument("--stories", type=int, default=20)
+    args = parser.parse_args()
+    if args.action == "sample":
+        sample(args.work, args.seed, args.useful, args.grade3, args.stories)
+    else:
+        summarise(args.work)
+
+
+if __name__ == "__main__":
+    main()
