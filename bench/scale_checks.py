@@ -15,7 +15,9 @@ PAIR_ROW = ("input_sentence_id", "target_sentence_id", "grade", "direction", "so
 
 
 def _connect(data_dir: Path) -> sqlite3.Connection:
-    return sqlite3.connect(f"file:{data_dir / 'parawire.db'}?mode=ro", uri=True)
+    # not mode=ro: a read-only open that races the last writer's close of the WAL can
+    # report the file as malformed
+    return sqlite3.connect(data_dir / "parawire.db")
 
 
 def latest_run(data_dir: Path) -> dict[str, Any]:
