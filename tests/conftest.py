@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,14 @@ from parawire.store import Store, open_store
 ROOT = Path(__file__).resolve().parents[1]
 # ../shared/data beside the checkout, or where SHARED_DATA_DIR points (a worktree elsewhere)
 SHARED_DATA = Path(os.environ.get("SHARED_DATA_DIR") or ROOT.parent / "shared" / "data")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C reaches the commands the tests start and interrupt, even when the suite was
+    started in the background (a shell starts background jobs with SIGINT ignored, and an
+    ignored signal stays ignored in every process they start)."""
+    del config
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _service_url(name: str) -> str:
