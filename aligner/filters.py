@@ -33,16 +33,19 @@ def disjoint(a: frozenset[str], b: frozenset[str]) -> bool:
 
 
 def fragment(sentence: Sentence) -> bool:
-    """A piece of a sentence, not a claim: no verb among its tags (where it has tags: "The
-    Fox News host Tucker Carlson."), or it stops on a comma, colon or dash ("As Roberts
+    """A piece of a sentence, not a claim: a full stop after no verb (where it has tags:
+    "The Fox News host Tucker Carlson."; a headline has no full stop, and its title-case
+    verbs are often tagged as names), or it stops on a comma, colon or dash ("As Roberts
     wrote at the conclusion of his opinion,")."""
-    return (bool(sentence.pos) and not VERB_TAGS & set(sentence.pos)) or \
-        sentence.text.rstrip(CLOSING_QUOTES).endswith(OPEN_ENDINGS)
+    text = sentence.text.rstrip(CLOSING_QUOTES)
+    verbless = bool(sentence.pos) and not VERB_TAGS & set(sentence.pos)
+    return (verbless and text.endswith(".")) or text.endswith(OPEN_ENDINGS)
 
 
 def is_question(sentence: Sentence) -> bool:
-    """The sentence asks (ends in a question mark, quotes aside)."""
-    return sentence.text.rstrip(CLOSING_QUOTES).endswith(("?", "？"))
+    """The sentence itself asks (a question mark at its very end: a quoted question
+    inside a statement does not count)."""
+    return sentence.text.rstrip().endswith(("?", "？"))
 
 
 def exact_rule(a: Sentence, b: Sentence, max_copy_edits: int) -> str | None:

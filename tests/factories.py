@@ -25,11 +25,12 @@ def make_sentence(sentence_id: int, article_id: int, pn: list[str], cn: list[str
                   published: date | None = date(2026, 3, 2), source: str = "outlet-a",
                   position: int = 0, keys: list[str] | None = None) -> Sentence:
     """A sentence whose text mentions its nouns (so BM25 has something to rank); its entity
-    keys are `keys` (default: the names themselves)."""
+    keys are `keys` (default: the names themselves). Its tags are nouns only, so its text
+    has no full stop (a verbless sentence with one is a fragment the aligner drops)."""
     words = [*pn, *cn]
     return Sentence(
         id=sentence_id, article_id=article_id, position=position,
-        text=text if text is not None else f"s{sentence_id} " + " ".join(words) + ".",
+        text=text if text is not None else f"s{sentence_id} " + " ".join(words),
         tokens=words, lemmas=words, pos=["PROPN"] * len(pn) + ["NOUN"] * len(cn),
         entities=[(name, "PERSON") for name in pn], proper_nouns=sorted(set(pn)),
         entity_keys=sorted(set(pn if keys is None else keys)),

@@ -80,6 +80,12 @@ def test_a_piece_of_a_sentence_is_a_fragment():
     assert exact_rule(cut, duckworth, max_copy_edits=2) == "fragment"
     # untagged sentences are judged by their ending only
     assert exact_rule(GHOZI_SHORT, GHOZI_LONG, max_copy_edits=2) is None
+    # pairs-dev (tune): a headline's title-case verb is tagged as a name; no full stop, kept
+    headline = sentence("Donald Trump Chooses Tom Price as Health Secretary", ["price", "trump"])
+    headline.pos = ["PROPN"] * 5 + ["ADP", "PROPN", "PROPN"]
+    nominated = sentence("Donald Trump to nominate Tom Price for Health and Human Services "
+                         "secretary", ["price", "trump"])
+    assert exact_rule(headline, nominated, max_copy_edits=2) is None
 
 
 def test_a_question_and_a_statement_are_not_paraphrases():
@@ -87,5 +93,10 @@ def test_a_question_and_a_statement_are_not_paraphrases():
     told = sentence("President Trump on Monday told reporters that he is personally taking "
                     "hydroxychloroquine.", ["trump"])
     assert exact_rule(told, asked, max_copy_edits=2) == "question_mismatch"
-    quoted = sentence('"Is Twitter going to match Trump tweet for tweet?"', ["trump", "twitter"])
-    assert exact_rule(asked, quoted, max_copy_edits=2) is None
+    asked_again = sentence("Is Twitter going to match Trump tweet for tweet?", ["trump", "twitter"])
+    assert exact_rule(asked, asked_again, max_copy_edits=2) is None
+    # pairs-dev (tune): a headline ending on a quoted question states what happened
+    headline = sentence("Cuomo Accused of Unwanted Advance at a Wedding: ‘Can I Kiss You?’",
+                        ["cuomo"])
+    report = sentence("Woman says Cuomo asked to kiss her at a wedding.", ["cuomo"])
+    assert exact_rule(headline, report, max_copy_edits=2) is None
