@@ -170,7 +170,8 @@ def datasheet(store: Store, run_id: int, fmt: str, options: DatasetOptions,
         "filters_applied": [
             "Algorithm 1 (proper nouns, common nouns, alpha)", "beta threshold",
             "syndicated copies (SimHash near-duplicates)",
-            "fragments (no verb, or cut on a comma) and a question paired with a statement",
+            "fragments (a full stop after no verb, or cut on a comma)",
+            "a question paired with a statement",
             "near copies (at most align.max_copy_edits words differ)",
             "number and date conflicts", "grade below align.min_stored_grade",
             f"grade >= {options.min_grade}"
