@@ -43,8 +43,7 @@ def done_so_far(stage: str, data_dir: Path) -> dict[str, Any]:
 
 
 def annotation_integrity(data_dir: Path) -> dict[str, int]:
-    """Articles left unannotated and sentences stored twice (same article and position, or
-    the same text twice in one article)."""
+    """Articles left unannotated, and sentences stored twice (same article and position)."""
     with _connect(data_dir) as conn:
         return {
             "articles_without_sentences": conn.execute(

@@ -27,6 +27,9 @@ from typing import Any
 
 from common import report
 
+from parawire.config import load_settings
+from parawire.store import store_of
+
 JUDGED = {"grade": None, "direction": None, "copy": None, "boilerplate": None, "note": ""}
 
 
@@ -46,16 +49,15 @@ def _pair_item(kind: str, record: dict[str, Any]) -> dict[str, Any]:
             "model_grade": record["grade"], "model_direction": record["direction"], **JUDGED}
 
 
-def _grade3(db: Path, run_id: int) -> list[dict[str, Any]]:
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-        rows = conn.execute(
-            "SELECT p.input_sentence_id, p.target_sentence_id, a.text, b.text, a.source, "
-            "b.source, p.grade, p.direction FROM pairs p JOIN sentences a ON a.id = "
-            "p.input_sentence_id JOIN sentences b ON b.id = p.target_sentence_id "
-            "WHERE p.run_id = ? AND p.grade = 3 ORDER BY p.id", (run_id,)).fetchall()
-    keys = ("input_id", "target_id", "input", "target", "input_outlet", "target_outlet",
-            "grade", "direction")
-    return [_pair_item("grade3", dict(zip(keys, row, strict=True))) for row in rows]
+def _grade3(data_dir: Path, run_id: int) -> list[dict[str, Any]]:
+    """Every pair the run stored at grade 3, as the store reads them for an export."""
+    store = store_of(load_settings(data_dir=data_dir))
+    return [_pair_item("grade3", {
+        "input_id": row.pair.input_sentence_id, "target_id": row.pair.target_sentence_id,
+        "input": row.input.text, "target": row.target.text,
+        "input_outlet": row.input.source, "target_outlet": row.target.source,
+        "grade": row.pair.grade, "direction": row.pair.direction})
+        for row in store.pair_rows(run_id) if row.pair.grade == 3]
 
 
 def _stories(db: Path) -> list[dict[str, Any]]:
@@ -79,7 +81,7 @@ def sample(work: Path, seed: int, useful: int, grade3: int, stories: int) -> Non
     exported = _exported(work)
     db = work / "data" / "parawire.db"
     items = [_pair_item("useful", r) for r in rng.sample(exported, min(useful, len(exported)))]
-    pool = _grade3(db, exported[0]["run_id"])
+    pool = _grade3(work / "data", exported[0]["run_id"])
     items += rng.sample(pool, min(grade3, len(pool)))
     pool = _stories(db)
     items += rng.sample(pool, min(stories, len(pool)))
