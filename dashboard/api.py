@@ -12,6 +12,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter,
 from parawire.dashboard import health, review, runs
 from parawire.dashboard.overview import Breakdown
 from parawire.dashboard.pair_search import PairFilters, search_pairs
+from parawire.dashboard.precision import Precision
 from parawire.dashboard.review import MAX_SAMPLE
 from parawire.dashboard.runs import OutletView, RunView, utc
 from parawire.dashboard.security import require_token
@@ -43,6 +44,17 @@ router = APIRouter(prefix="/api", tags=["api"], responses=COMMON)
 service_router = APIRouter(tags=["service"], responses={400: COMMON[400]})
 
 
+class GradePrecisionOut(BaseModel):
+    """The precision of the pairs the pair model gave one grade (None: no grade stored)."""
+
+    grade: int | None
+    right: int
+    wrong: int
+    estimate: float | None
+    low: float | None
+    high: float | None
+
+
 class Overview(BaseModel):
     """Totals and breakdowns (dimension → metric → key → count) as counted at `as_of`;
     references and pairs are those of alignment run `run` (the latest; null: none yet),
@@ -54,6 +66,10 @@ class Overview(BaseModel):
     breakdowns: Breakdown
     as_of: datetime
     refreshing: bool
+    review_by_grade: list[GradePrecisionOut] = Field(
+        [], description="The latest run's review labels: precision per grade the pair "
+                        "model gave the labelled pairs, with a 95% Wilson interval (read "
+                        "afresh on each request).")
 
 
 class IndexCounts(BaseModel):
@@ -97,17 +113,6 @@ class Article(BaseModel):
     text: str
     author: str
     syndicated_of: int | None
-
-
-class GradePrecisionOut(BaseModel):
-    """The precision of the pairs the pair model gave one grade (None: no grade stored)."""
-
-    grade: int | None
-    right: int
-    wrong: int
-    estimate: float | None
-    low: float | None
-    high: float | None
 
 
 class PrecisionOut(BaseModel):
@@ -189,9 +194,14 @@ def precision_out(store: Store, run_id: int) -> PrecisionOut:
     return PrecisionOut(
         right=precision.right, wrong=precision.wrong, labeled=precision.labeled,
         estimate=precision.estimate, low=precision.low, high=precision.high,
-        per_grade=[GradePrecisionOut(grade=grade, right=p.right, wrong=p.wrong,
-                                     estimate=p.estimate, low=p.low, high=p.high)
-                   for grade, p in review.grade_precision(store, run_id)])
+        per_grade=grade_precision_out(review.grade_precision(store, run_id)))
+
+
+def grade_precision_out(per_grade: list[tuple[int | None, Precision]]
+                        ) -> list[GradePrecisionOut]:
+    """Per-grade precision in the API's shape."""
+    return [GradePrecisionOut(grade=grade, right=p.right, wrong=p.wrong, estimate=p.estimate,
+                              low=p.low, high=p.high) for grade, p in per_grade]
 
 
 def existing_run(state: DashboardState, run_id: int) -> int:
@@ -203,14 +213,18 @@ def existing_run(state: DashboardState, run_id: int) -> int:
 
 def overview_json(overview: dict[str, Any]) -> bytes:
     """The overview as the API answers it (validated by the Overview model)."""
-    return Overview.model_validate(overview).model_dump_json().encode()
+    return Overview.model_validate({
+        **overview, "review_by_grade": grade_precision_out(overview["review_by_grade"])
+    }).model_dump_json().encode()
 
 
 @router.get("/overview", response_model=Overview)
 def get_overview(state: State) -> Response:
-    """Articles, sentences, references and pairs per day, outlet, topic and language."""
-    return Response(state.overview.rendered("api", overview_json),
-                    media_type="application/json")
+    """Articles, sentences, references and pairs per day, outlet, topic and language, and
+    the latest run's review precision per grade."""
+    return Response(state.overview.rendered(
+        "api", overview_json, lambda overview: review.latest_run_review(state.store, overview)),
+        media_type="application/json")
 
 
 @router.get("/crawl-runs", response_model=list[RunView])

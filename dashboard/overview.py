@@ -87,11 +87,16 @@ class OverviewCache:
                 raise self._error
             return {**self._value, "refreshing": key != self._key}
 
-    def rendered(self, name: str, render: Callable[[dict[str, Any]], bytes]) -> bytes:
+    def rendered(self, name: str, render: Callable[[dict[str, Any]], bytes],
+                 live: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> bytes:
         """`render(overview)` of the latest overview, rendered once per count and state
-        (so a request for an unchanged overview serialises nothing)."""
+        (so a request for an unchanged overview serialises nothing). `live(overview)` adds
+        what is read afresh on every request (the review labels' precision): the page is
+        rendered again when that changes too."""
         overview = self.get()
-        version = (overview["as_of"], overview["refreshing"])
+        added = live(overview) if live is not None else {}
+        overview = {**overview, **added}
+        version = (overview["as_of"], overview["refreshing"], repr(added))
         with self._lock:
             kept = self._rendered.get(name)
         if kept is not None and kept[0] == version:

@@ -21,6 +21,7 @@ from parawire.dashboard.overview import DIMENSIONS, METRICS
 from parawire.dashboard.pair_search import PairFilters, search_pairs
 from parawire.dashboard.state import DashboardState, state_of
 from parawire.dashboard.textdiff import diff_sides
+from parawire.records import Direction
 
 HERE = Path(__file__).parent
 PLOTLY_JS = Path(str(files("plotly") / "package_data" / "plotly.min.js"))
@@ -33,6 +34,10 @@ templates = Jinja2Templates(env=jinja2.Environment(
 ))
 templates.env.filters["safe_link"] = runs.safe_link
 templates.env.globals["diff_sides"] = diff_sides
+# How a stored direction (the input as side a) reads in pages, in the form's order.
+templates.env.globals["directions"] = [
+    (Direction.EQUIVALENT.value, "equivalent"), (Direction.A_COVERS_B.value, "input covers target"),
+    (Direction.B_COVERS_A.value, "target covers input"), (Direction.BOTH_ADD.value, "both add")]
 State = Annotated[DashboardState, Depends(state_of)]
 _RENDERED: dict[str, tuple[str, bytes]] = {}  # page -> (content, page), the last rendered
 router = APIRouter(include_in_schema=False)
@@ -69,12 +74,14 @@ def plotly_js() -> FileResponse:
 
 @router.get("/", response_class=HTMLResponse)
 def overview_page(state: State) -> HTMLResponse:
-    """Volume charts per day, outlet, topic and language (rendered once per count)."""
+    """Volume charts per day, outlet, topic and language (rendered once per count), and
+    the latest run's review precision per grade."""
     def render(overview: dict[str, Any]) -> bytes:
         return templates.get_template("overview.html").render(
             data=overview, dimensions=DIMENSIONS, metrics=METRICS).encode()
 
-    return HTMLResponse(state.overview.rendered("page", render))
+    return HTMLResponse(state.overview.rendered(
+        "page", render, lambda overview: review.latest_run_review(state.store, overview)))
 
 
 @router.get("/crawl", response_class=HTMLResponse)

@@ -1,5 +1,5 @@
-"""The pair browser's filters on text, entity, outlet, day, score and
-probability, validated for HTTP."""
+"""The pair browser's filters on text, entity, outlet, day, score, probability, grade and
+direction, validated for HTTP."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-from parawire.records import PairListing, PairQuery
+from parawire.records import Direction, PairListing, PairQuery
 from parawire.store import Store
 
 MAX_PAGE = 100
@@ -47,6 +47,12 @@ class PairFilters(BaseModel):
     min_probability: float | None = Field(
         None, ge=0, le=1, description="The pair scorer's probability at least this (pairs "
                                       "stored without one are left out).")
+    min_grade: int | None = Field(
+        None, ge=0, le=5, description="The pair model's grade at least this (0-5; pairs "
+                                      "stored without a grade are left out).")
+    direction: Direction | None = Field(
+        None, description="The pair model's direction, the input as side a (equivalent, "
+                          "a_covers_b, b_covers_a, both_add).")
     run: int | None = Field(None, ge=1, le=2**31 - 1, description="Alignment run id.")
     story: int | None = Field(None, ge=1, le=2**31 - 1, description="Story id.")
     before: int | None = Field(None, ge=1, le=2**31 - 1,

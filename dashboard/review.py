@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
 from parawire.dashboard.precision import Precision, precision_of
 from parawire.records import PairListing, ReviewLabel
@@ -28,6 +29,12 @@ def grade_precision(store: Store, run_id: int) -> list[tuple[int | None, Precisi
     counts = store.label_counts_by_grade(run_id)
     return [(grade, precision_of(*counts[grade]))
             for grade in sorted(counts, key=lambda g: -1 if g is None else g, reverse=True)]
+
+
+def latest_run_review(store: Store, overview: dict[str, Any]) -> dict[str, Any]:
+    """The overview's live part: the precision per grade of the latest run's labels."""
+    run_id = overview["run"]
+    return {"review_by_grade": grade_precision(store, run_id) if run_id is not None else []}
 
 
 def _cell(text: str) -> str:

@@ -341,6 +341,8 @@ class PairQuery:
     min_score: float | None = None
     max_score: float | None = None
     min_probability: float | None = None
+    min_grade: int | None = None
+    direction: str | None = None
     run: int | None = None
     story: int | None = None
     before: int | None = None

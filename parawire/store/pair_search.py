@@ -185,4 +185,8 @@ def _conditions(query: PairQuery, dialect: str) -> list[Any]:
         found.append(pairs.c.score <= query.max_score)
     if query.min_probability is not None:
         found.append(pairs.c.probability >= query.min_probability)
+    if query.min_grade is not None:
+        found.append(pairs.c.grade >= query.min_grade)
+    if query.direction is not None:
+        found.append(pairs.c.direction == query.direction)
     return found

@@ -198,6 +198,11 @@ SEARCHES = [
     ({"min_score": 0.7, "max_score": 0.79}, {"council"}),
     ({"min_probability": 0.8}, {"rossi", "council"}),  # "xss" has no probability
     ({"min_probability": 0.9}, {"rossi"}),
+    ({"min_grade": 4}, {"rossi"}),  # "xss" has no grade
+    ({"min_grade": 0}, {"rossi", "council"}),
+    ({"direction": "a_covers_b"}, {"council"}),
+    ({"min_grade": 3, "direction": "equivalent"}, {"rossi"}),
+    ({"direction": "b_covers_a"}, set()),
 ]
 
 
@@ -218,6 +223,19 @@ def test_pairs_show_the_scorers_probability(corpus):
     assert page.count('class="probability">probability 0.930<') == 1
     assert "signed off" in page and "met for half" not in page
     assert 'name="min_probability" type="number" min="0" max="1" step="0.01" value="0.9"' in page
+
+
+def test_the_pair_browser_filters_by_grade_and_direction(corpus):
+    page = corpus.client.get("/pairs", params={"run": corpus.run, "min_grade": 3,
+                                               "direction": "a_covers_b"}).text
+    council, rossi = corpus.pairs["council"], corpus.pairs["rossi"]
+    assert f'data-pair-id="{council}"' in page and f'data-pair-id="{rossi}"' not in page
+    assert 'class="grade" data-grade="3">grade 3, input covers target<' in page
+    assert 'name="min_grade" type="number" min="0" max="5" step="1" value="3"' in page
+    assert '<option value="a_covers_b" selected>input covers target</option>' in page
+    every = corpus.client.get("/pairs", params={"run": corpus.run}).text
+    assert 'data-grade="4">grade 4, equivalent<' in every
+    assert '<option value="" selected>any</option>' in every
 
 
 def test_pair_search_pages_newest_first_without_overlap(corpus):
@@ -241,6 +259,7 @@ BAD_PARAMETERS = [
     {"since": "2026-03-05", "until": "2026-03-01"}, {"min_score": 0.9, "max_score": 0.1},
     {"min_probability": -0.1}, {"min_probability": 1.01},
     {"run": 0}, {"q": "x" * 201}, {"unknown": 1},
+    {"min_grade": 6}, {"min_grade": -1}, {"min_grade": 3.5}, {"direction": "sideways"},
 ]
 
 
@@ -340,7 +359,8 @@ def test_pages_escape_crawled_text(corpus):
         assert "<script>window" not in page and "<img src=x" not in page
     assert "&lt;script&gt;window.__xss=1&lt;/script&gt;" in article
     assert 'href="javascript:' not in article and 'href="javascript:' not in pairs
-    assert "&lt;img" in pairs and "onerror=&#34;window.__xss=2&#34;&gt;" in pairs
+    # (The diff marks "." apart: the other side has one.)
+    assert "&lt;img" in pairs and "onerror=&#34;window" in pairs and "__xss=2&#34;&gt;" in pairs
     overview = corpus.client.get("/").text
     assert "</script><script" not in overview
 
@@ -374,3 +394,20 @@ def test_plotly_is_served_from_the_wheel(corpus):
     assert response.status_code == 200 and len(response.content) > 1_000_000
     assert b"plotly.js" in response.content[:2000]
     assert "/static/plotly.min.js" in corpus.client.get("/").text
+
+
+def test_the_overview_shows_the_latest_runs_review_precision_per_grade(corpus):
+    """Read afresh on every request: a label shows at once, though the counts are cached."""
+    body = corpus.client.get("/api/overview").json()
+    assert body["run"] == corpus.other_run and body["review_by_grade"] == []
+    assert "No pair of this run reviewed yet" in corpus.client.get("/").text
+    (pair_id,) = _pair_ids(corpus.store, corpus.other_run).values()
+    url = f"/api/runs/{corpus.other_run}/labels"
+    assert corpus.client.post(url, json={"pair_id": pair_id, "correct": True},
+                              headers=_auth()).status_code == 200
+    (row,) = corpus.client.get("/api/overview").json()["review_by_grade"]
+    assert (row["grade"], row["right"], row["wrong"], row["estimate"]) == (None, 1, 0, 1.0)
+    assert row["low"] == pytest.approx(0.2065, abs=1e-4) and row["high"] == 1.0
+    page = corpus.client.get("/").text
+    assert 'id="review-precision"' in page and "<td>none</td><td>1</td><td>1</td>" in page
+    assert f'href="/review/{corpus.other_run}"' in page
