@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 
+from anyio import to_thread
 from fastapi import FastAPI, Request
 from fastapi.exception_handlers import (
     http_exception_handler,
@@ -63,8 +64,11 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """Start the first overview count as the server starts (not in the first request)."""
+    """Start the first overview count as the server starts (not in the first request),
+    and let dashboard.request_threads threads answer requests at once."""
     state: DashboardState = app.state.dashboard
+    to_thread.current_default_thread_limiter().total_tokens = \
+        state.settings.dashboard.request_threads
     with suppress(DBAPIError):  # a store that cannot be read: each request answers 503
         state.overview.warm()
     yield

@@ -7,8 +7,8 @@ from collections import defaultdict
 from datetime import date
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Path, Query
-from pydantic import BaseModel
+from fastapi import APIRouter, HTTPException, Path, Query, Response
+from pydantic import BaseModel, TypeAdapter
 
 from parawire.dashboard.api import COMMON, MAX_ID, NOT_FOUND, State
 from parawire.records import PairListing, PairQuery
@@ -38,6 +38,9 @@ class StoryOut(BaseModel):
     headline: str
     outlets: list[str]
     article_ids: list[int]
+
+
+_STORIES = TypeAdapter(list[StoryOut])
 
 
 class StoryArticle(BaseModel):
@@ -83,10 +86,13 @@ def get_story_days(state: State, limit: Annotated[int, Query(ge=1, le=366)] = 60
 
 @router.get("/stories", response_model=list[StoryOut])
 def get_stories(state: State, day: Annotated[date, Query(description="YYYY-MM-DD")]
-                ) -> list[StoryOut]:
+                ) -> Response:
     """The stories that opened on one day."""
-    return [StoryOut.model_validate(s, from_attributes=True)
-            for s in state.store.stories_opened_on(day)]
+    # Read off the stored records and serialised in one pass (FastAPI would check the
+    # models it was handed once more: 130 stories took 8 ms in Python instead of 4).
+    return Response(_STORIES.dump_json(_STORIES.validate_python(
+        state.store.stories_opened_on(day), from_attributes=True)),
+        media_type="application/json")
 
 
 @router.get("/stories/{story_id}", response_model=StoryDetail, responses=NOT_FOUND)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from difflib import SequenceMatcher
+from itertools import groupby
+from operator import itemgetter
 
 _PIECES = re.compile(r"\s+|\w+|[^\w\s]", re.UNICODE)
 
@@ -24,37 +25,22 @@ def _pieces(text: str) -> list[str]:
 def _segments(pieces: list[str], changed: list[bool]) -> list[Segment]:
     """Adjacent pieces with the same flag merged; a space is marked only between two
     marked words, so "signed off" is one highlight but no highlight starts with a space."""
-    segments: list[Segment] = []
-    for i, piece in enumerate(pieces):
-        flag = changed[i]
-        if piece.isspace():
-            flag = 0 < i < len(pieces) - 1 and changed[i - 1] and changed[i + 1]
-        if segments and segments[-1].changed == flag:
-            segments[-1] = Segment(segments[-1].text + piece, flag)
-        else:
-            segments.append(Segment(piece, flag))
-    return segments
-
-
-def _moved(pieces: list[str], changed: list[bool], other: set[str]) -> list[bool]:
-    """Unmark words the other side has somewhere else: a name (or any word) that only
-    moved is an anchor both sides share, not a difference."""
-    return [flag and not (piece[:1].isalnum() and piece.casefold() in other)
-            for piece, flag in zip(pieces, changed, strict=True)]
+    last = len(pieces) - 1
+    flags = [0 < i < last and changed[i - 1] and changed[i + 1] if piece.isspace()
+             else changed[i] for i, piece in enumerate(pieces)]
+    return [Segment("".join(piece for piece, _ in run), flag)
+            for flag, run in groupby(zip(pieces, flags, strict=True), key=itemgetter(1))]
 
 
 def diff_sides(left: str, right: str) -> tuple[list[Segment], list[Segment]]:
-    """Both texts cut into segments, words absent from the other side marked changed (in
-    the same order by the longest common subsequence; a word found elsewhere on the other
-    side moved, and is not marked)."""
+    """Both texts cut into segments, each word or sign the other side lacks (case folded)
+    marked changed. A word found anywhere on the other side is not marked, so a name that
+    only moved stays an anchor both sides share. (No alignment of the two sequences: for a
+    pair page of 20 pairs, difflib's took 3 ms of the page's 5 ms to render, and marked only
+    signs besides.)"""
     a, b = _pieces(left), _pieces(right)
-    folded_a, folded_b = [p.casefold() for p in a], [p.casefold() for p in b]
-    matcher = SequenceMatcher(None, folded_a, folded_b, autojunk=False)
-    changed_a, changed_b = [True] * len(a), [True] * len(b)
-    for block in matcher.get_matching_blocks():
-        for k in range(block.size):
-            changed_a[block.a + k] = False
-            changed_b[block.b + k] = False
-    changed_a = _moved(a, changed_a, set(folded_b))
-    changed_b = _moved(b, changed_b, set(folded_a))
-    return _segments(a, changed_a), _segments(b, changed_b)
+    return _marked(a, {piece.casefold() for piece in b}), _marked(b, {p.casefold() for p in a})
+
+
+def _marked(pieces: list[str], other: set[str]) -> list[Segment]:
+    return _segments(pieces, [piece.casefold() not in other for piece in pieces])

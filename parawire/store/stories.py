@@ -121,22 +121,16 @@ class StoryQueries(StoreBase):
 
     def story_days(self, limit: int = 60) -> list[StoryDay]:
         """Per day on which stories opened (newest first, `limit` days): the stories, those
-        told by two or more outlets, and their articles."""
+        told by two or more outlets, and their articles (counted in the database)."""
         table = schema.stories
+        several = sa.case((sa.func.json_array_length(table.c.outlets) >= 2, 1), else_=0)
+        query = (sa.select(table.c.first_day, sa.func.count(), sa.func.sum(several),
+                           sa.func.sum(table.c.article_count))
+                 .where(table.c.first_day.is_not(None)).group_by(table.c.first_day)
+                 .order_by(table.c.first_day.desc()).limit(limit))
         with self.engine.connect() as conn:
-            days = [row.first_day for row in conn.execute(
-                sa.select(table.c.first_day).where(table.c.first_day.is_not(None)).distinct()
-                .order_by(table.c.first_day.desc()).limit(limit))]
-            rows = conn.execute(sa.select(table.c.first_day, table.c.outlets,
-                                          table.c.article_count)
-                                .where(table.c.first_day.in_(days))).all() if days else []
-        found = {day: [0, 0, 0] for day in days}
-        for row in rows:
-            counts = found[row.first_day]
-            counts[0] += 1
-            counts[1] += len(row.outlets) >= 2
-            counts[2] += row.article_count
-        return [StoryDay(day, *found[day]) for day in days]
+            return [StoryDay(day, stories, int(multi), int(articles))
+                    for day, stories, multi, articles in conn.execute(query)]
 
     def stories_opened_on(self, day: date) -> list[Story]:
         """The stories whose first day is `day`, in id order."""

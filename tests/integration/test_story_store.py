@@ -100,3 +100,16 @@ def test_articles_without_story_inputs_deleting_and_counting_stories(store):
     assert store.delete_stories([both.id, 12345]) == 1
     assert [x.id for x in store.articles_without_story(lead_chars=8)] == [a, b]
     assert store.story_counts()["articles_in_no_story"] == 2
+
+
+def test_story_days_count_stories_several_outlets_and_articles_per_opening_day(store):
+    """Counted in the database per day, newest first, `limit` days."""
+    a, b, c, d = _articles(store, ["outlet-a", "outlet-b", "outlet-c", "outlet-a"])
+    store.save_stories([
+        Story("en", date(2026, 3, 1), date(2026, 3, 2), [a, b], ["outlet-a", "outlet-b"], "x"),
+        Story("en", date(2026, 3, 1), date(2026, 3, 1), [c], ["outlet-c"], "y"),
+        Story("fr", date(2026, 3, 4), date(2026, 3, 4), [d], ["outlet-a"], "z"),
+        Story("en", None, None, [], [], "no day")])
+    assert [tuple(day) for day in store.story_days()] == [
+        (date(2026, 3, 4), 1, 0, 1), (date(2026, 3, 1), 2, 1, 3)]
+    assert [day.day for day in store.story_days(limit=1)] == [date(2026, 3, 4)]
