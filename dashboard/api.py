@@ -249,7 +249,7 @@ def get_alignment_runs(state: State, limit: RunLimit = 20) -> list[RunView]:
 @router.get("/index", response_model=IndexStats)
 def get_index_stats(state: State) -> dict[str, Any]:
     """What the index holds by language, topic, outlet and day, next to the store."""
-    return runs.index_stats(state.settings, state.overview.get()["totals"]["sentences"])
+    return state.index.beside(state.overview.get()["totals"]["sentences"])
 
 
 @router.get("/pairs", response_model=PairPage)

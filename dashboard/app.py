@@ -27,6 +27,7 @@ from parawire.dashboard.guards import (
     store_unavailable,
 )
 from parawire.dashboard.overview import OverviewCache
+from parawire.dashboard.runs import IndexStatsCache
 from parawire.dashboard.security import SecurityHeaders
 from parawire.dashboard.state import DashboardState
 from parawire.store import Store, store_of
@@ -88,7 +89,8 @@ def create_app(settings: Settings, token: str | None = None, store: Store | None
     app.state.dashboard = DashboardState(
         settings=settings, store=store,
         token=settings.serve.token if token is None else token,
-        overview=OverviewCache(store, settings.dashboard.overview_check_seconds))
+        overview=OverviewCache(store, settings.dashboard.overview_check_seconds),
+        index=IndexStatsCache(settings, settings.dashboard.overview_check_seconds))
     # The last added middleware runs first: headers on every answer, then the Host check,
     # then control characters.
     app.add_middleware(ControlGuard)

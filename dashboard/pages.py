@@ -90,7 +90,7 @@ def crawl_page(state: State) -> HTMLResponse:
     statistics."""
     shown = runs.crawl_runs(state.store, RUNS_SHOWN)
     outlets = runs.outlets(state.store)
-    index = runs.index_stats(state.settings, state.overview.get()["totals"]["sentences"])
+    index = state.index.beside(state.overview.get()["totals"]["sentences"])
     return HTMLResponse(_memoised("crawl", repr((shown, outlets, index)), lambda: templates.get_template(
         "crawl.html").render(runs=shown, outlets=outlets, index=index)))
 

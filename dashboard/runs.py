@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import threading
+import time
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -104,17 +106,31 @@ def alignment_runs(store: Store, limit: int) -> list[RunView]:
     return [run_view(run) for run in store.alignment_runs(limit=limit)]
 
 
-def index_stats(settings: Settings, stored: int) -> dict[str, Any]:
-    """What the index holds (SentenceIndex.stats, on either backend) next to the `stored`
-    sentences; an unreachable index gives its one-line error instead of the counts."""
-    try:
-        stats: dict[str, Any] | None = asdict(open_index(settings).stats())
-        error = None
-    except ParawireError as exc:
-        stats, error = None, str(exc)
-    return {"backend": settings.index.backend, "stored_sentences": stored,
-            "not_indexed": None if stats is None else max(stored - stats["total"], 0),
-            "stats": stats, "error": error}
+class IndexStatsCache:
+    """What the index holds (SentenceIndex.stats, on either backend), read at most every
+    `seconds` and by one request at a time (the stats count every keyword term and
+    aggregate the days: 4 ms on each request of the crawl page otherwise)."""
+
+    def __init__(self, settings: Settings, seconds: float) -> None:
+        self.settings = settings
+        self.seconds = seconds
+        self._lock = threading.Lock()
+        self._read: tuple[float, dict[str, Any] | None, str | None] | None = None
+
+    def beside(self, stored: int) -> dict[str, Any]:
+        """The index's statistics next to the `stored` sentences; an unreachable index
+        gives its one-line error instead of the counts."""
+        with self._lock:
+            if self._read is None or time.monotonic() - self._read[0] >= self.seconds:
+                try:
+                    self._read = (time.monotonic(), asdict(open_index(self.settings).stats()),
+                                  None)
+                except ParawireError as exc:
+                    self._read = (time.monotonic(), None, str(exc))
+            _, stats, error = self._read
+        return {"backend": self.settings.index.backend, "stored_sentences": stored,
+                "not_indexed": None if stats is None else max(stored - stats["total"], 0),
+                "stats": stats, "error": error}
 
 
 def safe_link(url: str) -> str | None:

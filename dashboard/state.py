@@ -1,4 +1,5 @@
-"""What every request of the dashboard shares: settings, store, token, overview cache."""
+"""What every request of the dashboard shares: settings, store, token, overview cache,
+index statistics."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from fastapi import Request
 
 from parawire.config import Settings
 from parawire.dashboard.overview import OverviewCache
+from parawire.dashboard.runs import IndexStatsCache
 from parawire.store import Store
 
 
@@ -19,6 +21,7 @@ class DashboardState:
     store: Store
     token: str
     overview: OverviewCache
+    index: IndexStatsCache
 
 
 async def state_of(request: Request) -> DashboardState:

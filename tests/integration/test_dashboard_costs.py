@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from parawire.config import load_settings
 from parawire.dashboard import create_app, pages
 from parawire.dashboard import overview as overview_module
+from parawire.dashboard import runs as runs_module
 from parawire.dashboard.overview import OverviewCache
 from parawire.records import Pair
 from parawire.store import Store, schema
@@ -219,3 +220,16 @@ def test_requests_are_answered_by_the_configured_number_of_threads(store, tmp_pa
         limit = client.portal.call(lambda: to_thread.current_default_thread_limiter().total_tokens)
         assert limit == 3
         assert client.get("/health").status_code == 200
+
+
+def test_index_statistics_are_read_at_most_every_check_interval(store, tmp_path, monkeypatch):
+    """The crawl page and /api/index share one read of the index's statistics per
+    dashboard.overview_check_seconds."""
+    settings = load_settings(data_dir=tmp_path, dashboard={"overview_check_seconds": 3600})
+    client = TestClient(create_app(settings, token="t", store=store), base_url="http://127.0.0.1")
+    reads = []
+    real = runs_module.open_index
+    monkeypatch.setattr(runs_module, "open_index", lambda s: reads.append(s) or real(s))
+    assert client.get("/api/index").json()["stats"]["total"] == 0
+    assert client.get("/crawl").status_code == 200 and client.get("/api/index").status_code == 200
+    assert len(reads) == 1
