@@ -4,9 +4,16 @@ from parawire.aligner.batch_features import featurize
 from parawire.aligner.constraints import Constraints, is_paraphrase, is_reference, required_cn_matches
 from parawire.aligner.dataset import DatasetOptions, build_dataset
 from parawire.aligner.export import FORMATS, export_run
+from parawire.aligner.grading import Grading
 from parawire.aligner.oracle import brute_force_candidates
 from parawire.aligner.pair_features import FEATURES, pair_features
-from parawire.aligner.pair_model import FeaturePairModel, GradeModel, fit_pair_model, load_pair_model
+from parawire.aligner.pair_model import (
+    MODEL_FEATURES,
+    FeaturePairModel,
+    GradeModel,
+    fit_pair_model,
+    load_pair_model,
+)
 from parawire.aligner.pairs import order_pair, orient
 from parawire.aligner.params import AlignParams
 from parawire.aligner.query import build_query
@@ -22,6 +29,7 @@ __all__ = [
     "EXPORT",
     "FEATURES",
     "FORMATS",
+    "MODEL_FEATURES",
     "STORIES",
     "AlignParams",
     "AlignScope",
@@ -30,6 +38,7 @@ __all__ = [
     "ExportScope",
     "FeaturePairModel",
     "GradeModel",
+    "Grading",
     "StoriesScope",
     "above_beta",
     "align_batch",

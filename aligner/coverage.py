@@ -23,13 +23,14 @@ MATCH_COSINE = 0.6
 
 
 class Words(NamedTuple):
-    """One side's words (normalised forms), their unit vectors (rows), and which are content
-    words (with the lemma of each)."""
+    """One side's words (normalised forms), their unit vectors (rows), which are content
+    words (with the lemma of each) and which of those are common nouns."""
 
     forms: list[str]
     vectors: np.ndarray
     content: list[int]
     lemmas: list[str]
+    nouns: frozenset[int]  # the content words tagged NOUN
 
 
 class Coverage(NamedTuple):
@@ -38,6 +39,7 @@ class Coverage(NamedTuple):
     soft: float  # mean best cosine of this side's content words in the other
     share: float  # share of this side's content words the other matches
     unmatched: int  # this side's content words the other lacks
+    unmatched_nouns: int  # of which common nouns (a new actor, object or event)
 
 
 def fold(text: str) -> str:
@@ -71,28 +73,30 @@ def sentence_words(sentence: Sentence, tokens: TokenVectors) -> Words:
     """A sentence's words with vectors, its content words marked by the annotation."""
     forms, vectors = join_pieces(tokens)
     if sentence.pos:
-        lemma_of = {fold(tok): fold(lemma) for tok, lemma, pos
-                    in zip(sentence.tokens, sentence.lemmas, sentence.pos, strict=False)
-                    if pos in CONTENT_POS}
+        tagged = list(zip(sentence.tokens, sentence.lemmas, sentence.pos, strict=False))
+        lemma_of = {fold(tok): fold(lemma) for tok, lemma, pos in tagged if pos in CONTENT_POS}
+        noun_forms = {fold(tok) for tok, _, pos in tagged if pos == "NOUN"}
         content = [i for i, form in enumerate(forms) if form in lemma_of]
         lemmas = [lemma_of.get(form, form) for form in forms]
+        nouns = frozenset(i for i in content if forms[i] in noun_forms)
     else:
         content = [i for i, form in enumerate(forms) if len(form) >= 3 and form.isalnum()]
-        lemmas = list(forms)
-    return Words(forms, vectors, content, lemmas)
+        lemmas, nouns = list(forms), frozenset()
+    return Words(forms, vectors, content, lemmas, nouns)
 
 
 def coverage(side: Words, other: Words, threshold: float = MATCH_COSINE) -> Coverage:
     """How much of `side`'s content the `other` side states (BERTScore recall of `side`
     against `other`, on content words; a lemma match counts as a cosine of 1)."""
     if not side.content:
-        return Coverage(1.0, 1.0, 0)
+        return Coverage(1.0, 1.0, 0, 0)
     if not other.forms:
-        return Coverage(0.0, 0.0, len(side.content))
+        return Coverage(0.0, 0.0, len(side.content), len(side.nouns))
     similarity = side.vectors[side.content] @ other.vectors.T
     best = similarity.max(axis=1)
     other_lemmas = set(other.lemmas)
     best = np.array([1.0 if side.lemmas[i] in other_lemmas else float(b)
                      for i, b in zip(side.content, best, strict=True)])
-    matched = int((best >= threshold).sum())
-    return Coverage(float(best.mean()), matched / len(side.content), len(side.content) - matched)
+    missing = [i for i, b in zip(side.content, best, strict=True) if b < threshold]
+    share = (len(side.content) - len(missing)) / len(side.content)
+    return Coverage(float(best.mean()), share, len(missing), sum(i in side.nouns for i in missing))

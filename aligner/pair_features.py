@@ -21,8 +21,9 @@ PERSON_LABELS = frozenset({"PERSON", "PER"})
 
 FEATURES = (
     "cosine", "cover_soft_a", "cover_soft_b", "cover_share_a", "cover_share_b",
-    "added_a", "added_b", "entities_only_a", "entities_only_b", "numbers_only_a",
-    "numbers_only_b", "dates_only_a", "dates_only_b", "speakers_only_a", "speakers_only_b",
+    "added_a", "added_b", "added_nouns_a", "added_nouns_b", "entities_only_a",
+    "entities_only_b", "numbers_only_a", "numbers_only_b", "dates_only_a", "dates_only_b",
+    "speakers_only_a", "speakers_only_b",
     "number_conflict", "date_conflict", "quote_share", "verbatim_run", "edit_share",
     "bleu_divergence", "length_ratio", "words_a", "words_b", "shared_entities",
     "shared_nouns", "margin",
@@ -93,6 +94,8 @@ def pair_features(a: Sentence, b: Sentence, words_a: Words, words_b: Words, cosi
         "cover_soft_a": cover_a.soft, "cover_soft_b": cover_b.soft,
         "cover_share_a": cover_a.share, "cover_share_b": cover_b.share,
         "added_a": float(cover_a.unmatched), "added_b": float(cover_b.unmatched),
+        "added_nouns_a": float(cover_a.unmatched_nouns),
+        "added_nouns_b": float(cover_b.unmatched_nouns),
         "entities_only_a": float(len(a.pn - b.pn)), "entities_only_b": float(len(b.pn - a.pn)),
         "numbers_only_a": float(len(nums_a - nums_b)), "numbers_only_b": float(len(nums_b - nums_a)),
         "dates_only_a": float(len(dates_a - dates_b)), "dates_only_b": float(len(dates_b - dates_a)),

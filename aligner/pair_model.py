@@ -27,6 +27,11 @@ from parawire.records import Direction
 DEFAULT_PAIR_MODEL = Path(__file__).with_name("models") / "pair_model.json"
 FORMAT = 1
 CLASSES = ("0", "1", "2", "3a", "3b", "4")
+# The features the model is fitted on by default: a compact set, since the dev gold's tune
+# part holds 72 useful pairs; every feature of FEATURES fitted together did worse on it
+# (grouped cross-validation, bench/pair_model_features.py).
+MODEL_FEATURES = ("cosine", "cover_share_a", "cover_share_b", "added_a", "added_b",
+                  "added_nouns_a", "added_nouns_b", "numbers_only_a", "numbers_only_b")
 ABSENT = -60.0  # the intercept of a class the training data lacks
 
 
@@ -138,9 +143,9 @@ def training_class(grade: int, direction: Direction) -> str:
 
 def fit_pair_model(rows: Sequence[Mapping[str, float]], grades: Sequence[int],
                    directions: Sequence[Direction], weights: Sequence[float], *,
-                   trained_on: str, features: Sequence[str] = FEATURES) -> GradeModel:
-    """Fit the model on graded pairs' features (FEATURES, or others to try in a bench),
-    each pair read both ways round."""
+                   trained_on: str, features: Sequence[str] = MODEL_FEATURES) -> GradeModel:
+    """Fit the model on graded pairs' features (MODEL_FEATURES, or others of FEATURES to
+    try in a bench), each pair read both ways round."""
     import numpy as np
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler

@@ -20,12 +20,12 @@ import time
 from pathlib import Path
 
 from common import SEED_CACHE, SHARED_DATA, report
-from pair_model_quality import cached_features, gold_figures
+from pair_model_quality import cached_features
 
-from parawire.aligner.pair_features import FEATURES
-from parawire.aligner.pair_model import fit_pair_model
+from parawire.aligner.pair_model import MODEL_FEATURES, fit_pair_model
 from parawire.nlp.embedders import unpacked_minilm
 from parawire.roof.pair_gold import GradedText, read_dev_gold
+from parawire.roof.scorer_evaluation import useful_figures
 from parawire.roof.scorer_training import read_labelled_pairs
 
 CROSS = ("cross_a", "cross_b")
@@ -114,11 +114,13 @@ def main() -> None:
     tune_rows = with_cross(folder, tune, cached_features("tune", tune))
     check_rows = with_cross(folder, check, cached_features("check", check))
     results = {}
-    for name, features in (("without_cross", FEATURES), ("with_cross", (*FEATURES, *CROSS))):
+    for name, features in (("without_cross", MODEL_FEATURES),
+                           ("with_cross", (*MODEL_FEATURES, *CROSS))):
         model = fit_pair_model(tune_rows, [p.grade for p in tune], [p.direction for p in tune],
                                [p.weight for p in tune], trained_on="dev gold tune",
                                features=features)
-        results[name] = gold_figures(check, check_rows, model)
+        results[name] = useful_figures(check, check_rows,
+                                     [model.grading(row) for row in check_rows])
     report("cross_encoder_probe", {
         "cross_encoder": {"base": "all-MiniLM-L6-v2", "trained_on": f"MSRP train ({len(train)} "
                           "pairs, both orders)", "epochs": args.epochs,

@@ -224,6 +224,15 @@ class StoriesConfig(_Section):
     undated: Literal["skip", "crawl_day"] = "skip"
 
 
+class ScorerConfig(_Section):
+    """[scorer]: reading the pair model's grades as a binary verdict."""
+
+    # P(grade >= 4) from which `parawire scorer evaluate` calls a pair of binary labels
+    # (MSRP's layout) a paraphrase: the lowest with precision >= 0.90 on MSRP train, which
+    # the shipped model is not trained on.
+    equivalent_probability: float = Field(0.25, ge=0, le=1)
+
+
 class AlignConfig(AlignCriteria):
     """[align]: the criteria, and how many references one task searches."""
 
@@ -387,6 +396,7 @@ class Settings(BaseSettings):
     vectors: VectorsConfig = VectorsConfig()
     stories: StoriesConfig = StoriesConfig()
     align: AlignConfig = AlignConfig()
+    scorer: ScorerConfig = ScorerConfig()
     export: ExportConfig = ExportConfig()
     serve: ServeConfig = ServeConfig()
     dashboard: DashboardConfig = DashboardConfig()

@@ -7,7 +7,6 @@ failed 4, after its report."""
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import signal
@@ -20,15 +19,18 @@ from typing import Any
 import click
 from sqlalchemy.exc import DBAPIError
 
-from parawire.config import Settings, load_settings
+from parawire.config import Settings
 from parawire.errors import ParawireError, Terminated
+from parawire.roof.cli_context import echo_json, settings_of
+from parawire.roof.generator_cli import GENERATOR_COMMANDS
 from parawire.roof.logs import FORMATS, LEVELS, configure_logging
 from parawire.roof.scope_options import scope_options, scope_values
+from parawire.roof.scorer_cli import scorer
 from parawire.roof.stages import PIPELINE, STAGES, stage_named
 from parawire.stage import Stage, describe
 
 log = logging.getLogger("parawire")
-_CONFIG, _LEVEL, _FORMAT = "parawire.config_file", "parawire.log_level", "parawire.log_format"
+_LEVEL, _FORMAT = "parawire.log_level", "parawire.log_format"
 
 
 class _Cli(click.Group):
@@ -71,14 +73,6 @@ def _set_off_by_interrupt(exc: BaseException) -> bool:
     return False
 
 
-def _settings(ctx: click.Context) -> Settings:
-    """The settings, loaded on first use: `--config` may come after the command's name."""
-    root = ctx.find_root()
-    if root.obj is None:
-        root.obj = load_settings(root.meta.get(_CONFIG))
-    return root.obj
-
-
 def _remember(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     """Keep a common option's value for the whole command line (the last one given wins),
     and apply the logging options at once."""
@@ -109,10 +103,6 @@ def _today() -> date:
     return datetime.now(UTC).date()
 
 
-def _echo(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, default=str))
-
-
 @click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="parawire", prog_name="parawire")
 def main() -> None:
@@ -137,9 +127,9 @@ def _stage_command(stage: Stage, cls: type[click.Command] = click.Command) -> cl
 
         scope = scope_values(stage.scope, given)
         log.info("%s: starting with %s", stage.name, scope)
-        counts = Pipeline(_settings(ctx)).run(stage.name, scope)
+        counts = Pipeline(settings_of(ctx)).run(stage.name, scope)
         log.info("%s: done: %s", stage.name, counts)
-        _echo(counts)
+        echo_json(counts)
         failure = stage.verdict([counts]) if stage.verdict is not None else None
         if failure is not None:
             raise failure
@@ -162,7 +152,7 @@ def rebuild(ctx: click.Context) -> None:
     """Re-create the index from the store."""
     from parawire.roof.pipeline import run_stage
 
-    _echo(run_stage(_settings(ctx), "index", rebuild=True))
+    echo_json(run_stage(settings_of(ctx), "index", rebuild=True))
 
 
 @index.command()
@@ -173,166 +163,8 @@ def stats(ctx: click.Context) -> None:
 
     from parawire.indexer import open_index
 
-    settings = _settings(ctx)
-    _echo({"backend": settings.index.backend, **asdict(open_index(settings).stats())})
-
-
-def _decode_options(settings: Settings, beam: int | None) -> Any:
-    from parawire.trainer import DecodeOptions
-
-    return DecodeOptions.from_config(settings.train, beam)
-
-
-_checkpoint = click.option("--checkpoint", required=True, type=click.Path(dir_okay=False),
-                           help="A checkpoint written by `parawire train` (best.pt or last.pt).")
-_beam = click.option("--beam", type=click.IntRange(min=1), help="Beam width; 1: greedy "
-                     "[default: train.beam].")
-_device = click.option("--device", help="auto, cpu, cuda or cuda:N [default: train.device].")
-
-
-@main.command()
-@_checkpoint
-@click.option("--split", type=click.Choice(["train", "valid", "test"]), default="test",
-              show_default=True)
-@click.option("--corpus", type=click.Path(file_okay=False, exists=True),
-              help="Corpus folder [default: the one the checkpoint was trained on].")
-@_beam
-@click.option("--limit", type=click.IntRange(min=1), help="Only the first N pairs of the split.")
-@click.option("--predictions", type=click.Path(dir_okay=False),
-              help="Also write input, target and output of each pair here (JSONL).")
-@_device
-@click.pass_context
-def evaluate(ctx: click.Context, checkpoint: str, split: str, corpus: str | None, beam: int | None,
-             limit: int | None, predictions: str | None, device: str | None) -> None:
-    """ROUGE-1/2/L F1 and BLEU of a checkpoint's paraphrases of a split."""
-    from parawire.trainer import evaluate as evaluate_run
-
-    settings = _settings(ctx)
-    _echo(evaluate_run(Path(checkpoint), split, Path(corpus) if corpus else None,
-                       _decode_options(settings, beam), limit,
-                       Path(predictions) if predictions else None,
-                       device or settings.train.device, settings.train.threads))
-
-
-def _with_beam(settings: Settings, beam: int | None) -> Settings:
-    if beam is None:
-        return settings
-    return settings.model_copy(update={"train": settings.train.model_copy(update={"beam": beam})})
-
-
-_backward = click.option("--backward", type=click.Path(dir_okay=False),
-                         help="A backward checkpoint (`parawire train --direction backward`): "
-                              "sample-cluster's dual score, and backward NLL in evaluations.")
-_count = click.option("-n", "count", type=click.IntRange(min=1),
-                      help="Outputs per input [default: generate.n].")
-_seed = click.option("--seed", type=int, help="Random seed [default: generate.seed].")
-_annotate = click.option("--annotate/--no-annotate", default=True, show_default=True,
-                         help="Find names with the nlp annotator (generators keep and case them); "
-                              "off: capitalised words after the first count as names.")
-
-
-@main.command()
-@_checkpoint
-@click.argument("sentences", nargs=-1)
-@click.option("--generator", "name", help="beam | sample-cluster | dips | overgen | rank "
-              "[default: generate.generator].")
-@_count
-@_backward
-@_seed
-@_beam
-@_annotate
-@_device
-@click.pass_context
-def paraphrase(ctx: click.Context, checkpoint: str, sentences: tuple[str, ...], name: str | None,
-               count: int | None, backward: str | None, seed: int | None, beam: int | None,
-               annotate: bool, device: str | None) -> None:
-    """Paraphrase the SENTENCES, or each line of standard input when none is given: one JSON
-    line per input with its outputs, their origins and scores."""
-    from parawire.roof.generate import generators_of, sources_of
-    from parawire.trainer import as_jsonl_record
-
-    settings = _with_beam(_settings(ctx), beam)
-    cfg = settings.generate
-    lines = list(sentences) or [line.strip() for line in sys.stdin if line.strip()]
-    (generator,), _ = generators_of(settings, [name or cfg.generator], Path(checkpoint),
-                                    Path(backward) if backward else None, device)
-    sources = sources_of(settings, lines, annotate)
-    outputs = generator.generate_batch(sources, count or cfg.n, cfg.seed if seed is None else seed)
-    for source, candidates in zip(sources, outputs, strict=True):
-        click.echo(json.dumps(as_jsonl_record(source, candidates), ensure_ascii=False))
-
-
-@main.command()
-@_checkpoint
-@click.option("--input", "input_path", required=True, type=click.Path(dir_okay=False, exists=True),
-              help="A JSONL file of labelled rows.")
-@click.option("--text-field", required=True, help="The field to paraphrase (others are kept).")
-@click.option("--output", type=click.Path(dir_okay=False), help="Write here [default: stdout].")
-@click.option("--generator", "name", help="A generator name [default: generate.generator].")
-@_count
-@_backward
-@_seed
-@_annotate
-@_device
-@click.pass_context
-def augment(ctx: click.Context, checkpoint: str, input_path: str, text_field: str,
-            output: str | None, name: str | None, count: int | None, backward: str | None,
-            seed: int | None, annotate: bool, device: str | None) -> None:
-    """Add paraphrases of each row's text field to a labelled JSONL dataset: every row, then
-    one copy per paraphrase (other fields kept, with augmented_from and origin)."""
-    from parawire.roof.generate import generators_of, sources_of
-    from parawire.trainer import augmented, read_rows
-
-    settings = _settings(ctx)
-    cfg = settings.generate
-    rows = read_rows(Path(input_path), text_field)
-    (generator,), _ = generators_of(settings, [name or cfg.generator], Path(checkpoint),
-                                    Path(backward) if backward else None, device)
-    sources = sources_of(settings, [row[text_field] for row in rows], annotate)
-    outputs = generator.generate_batch(sources, count or cfg.n, cfg.seed if seed is None else seed)
-    text = "".join(json.dumps(row, ensure_ascii=False) + "\n"
-                   for row in augmented(rows, text_field, outputs))
-    if output:
-        Path(output).write_text(text, encoding="utf-8")
-    else:
-        click.echo(text, nl=False)
-
-
-@main.command("evaluate-generators")
-@_checkpoint
-@_backward
-@click.option("--generators", "names", default="beam,sample-cluster", show_default=True,
-              help="Comma-separated generator names.")
-@click.option("--split", type=click.Choice(["train", "valid", "test"]), default="test",
-              show_default=True)
-@click.option("--corpus", type=click.Path(file_okay=False, exists=True),
-              help="Corpus folder [default: the one the checkpoint was trained on].")
-@click.option("--limit", type=click.IntRange(min=1), help="Only the first N pairs of the split.")
-@_count
-@_seed
-@_annotate
-@_device
-@click.pass_context
-def evaluate_generators(ctx: click.Context, checkpoint: str, backward: str | None, names: str,
-                        split: str, corpus: str | None, limit: int | None, count: int | None,
-                        seed: int | None, annotate: bool, device: str | None) -> None:
-    """Diversity and fidelity of each generator on a split: vs the input, among the outputs,
-    vs the reference, per output rank, seconds per input (JSON)."""
-    from functools import partial
-
-    from parawire.roof.generate import generators_of, judges_of, sources_of
-    from parawire.trainer import evaluate_generators as evaluate_all
-    from parawire.trainer import read_examples
-
-    settings = _settings(ctx)
-    cfg = settings.generate
-    generators, models = generators_of(settings, [n.strip() for n in names.split(",") if n.strip()],
-                                       Path(checkpoint), Path(backward) if backward else None, device)
-    examples = read_examples(Path(corpus) if corpus else models.forward.corpus, split, limit,
-                             partial(sources_of, settings, annotate=annotate))
-    n = count or cfg.n
-    _echo({"split": split, "n": n, "generators": evaluate_all(
-        generators, examples, n, cfg.seed if seed is None else seed, judges_of(models))})
+    settings = settings_of(ctx)
+    echo_json({"backend": settings.index.backend, **asdict(open_index(settings).stats())})
 
 
 @click.pass_context
@@ -340,8 +172,8 @@ def _run_pipeline(ctx: click.Context, **given: Any) -> None:
     from parawire.roof.pipeline import Pipeline
 
     crawl = scope_values(stage_named("crawl").scope, given)
-    report = Pipeline(_settings(ctx)).run_all({"crawl": crawl})
-    _echo(report)
+    report = Pipeline(settings_of(ctx)).run_all({"crawl": crawl})
+    echo_json(report)
     _outlets_failed([report["crawl"]])
 
 
@@ -354,39 +186,11 @@ def _outlets_failed(crawls: list[dict[str, Any]]) -> None:
         raise failure
 
 
+for _command in (*GENERATOR_COMMANDS, scorer):
+    main.add_command(_command)
 main.add_command(click.Command(
     "pipeline", callback=_run_pipeline, params=scope_options(stage_named("crawl").scope),
     help=f"{' → '.join(PIPELINE)}, the crawl scoped by these options."))
-
-
-@main.group()
-def scorer() -> None:
-    """The pair model that grades each candidate pair."""
-
-
-@scorer.command("train")
-@click.option("--gold", type=click.Path(file_okay=False, path_type=Path),
-              help="The graded dev gold folder (pairs-dev layout); its tune part is read.")
-@click.option("--labels", type=click.Path(dir_okay=False, path_type=Path),
-              help="Tab-separated binary labelled pairs (MSRP's layout): 1 read as grade 4, "
-                   "0 as grade 2.")
-@click.option("--reviews/--no-reviews", default=False,
-              help="Add the operator's review labels of graded pairs.")
-@click.option("--run", "run_id", type=int, help="Only the review labels of this run.")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Model file to write [default: DATA_DIR/pair_model.json].")
-@click.option("--lang", "language", default="en", show_default=True,
-              help="Language of the labelled texts.")
-@click.pass_context
-def train_scorer(ctx: click.Context, gold: Path | None, labels: Path | None, reviews: bool,
-                 run_id: int | None, out: Path | None, language: str) -> None:
-    """Fit the pair model that grades candidates; point align.pair_model at the file to use
-    it."""
-    from parawire.roof.scorer_training import train_scorer as train
-
-    settings = _settings(ctx)
-    _echo(train(settings, gold=gold, labels=labels, reviews=reviews, run_id=run_id,
-                out=out or settings.data_dir / "pair_model.json", language=language))
 
 
 @main.command()
@@ -395,7 +199,7 @@ def demo(ctx: click.Context) -> None:
     """Serve the bundled demo site on 127.0.0.1 and run the whole pipeline on it."""
     from parawire.roof.demo_run import run_demo
 
-    click.echo(run_demo(_settings(ctx)))
+    click.echo(run_demo(settings_of(ctx)))
 
 
 @main.command("demo-site")
@@ -417,7 +221,7 @@ def status(ctx: click.Context) -> None:
     """Counts in the store and the index, and the latest runs."""
     from parawire.roof.status import status_report
 
-    click.echo(status_report(_settings(ctx)))
+    click.echo(status_report(settings_of(ctx)))
 
 
 @main.group()
@@ -431,7 +235,7 @@ def check(ctx: click.Context) -> None:
     """Check the whole store for damage (SQLite: integrity_check, reading every page)."""
     from parawire.store import Store
 
-    settings = _settings(ctx)
+    settings = settings_of(ctx)
     for line in Store(settings.store_url).check():
         click.echo(line)
 
@@ -448,7 +252,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None) -> None:
 
     from parawire.dashboard import create_app
 
-    settings = _settings(ctx)
+    settings = settings_of(ctx)
     token = settings.serve.token
     if not token:
         token = secrets.token_urlsafe(24)
@@ -466,8 +270,8 @@ def daily(ctx: click.Context, day: datetime | None) -> None:
     """Run the daily job once: crawl each outlet, then annotate, index and align those days."""
     from parawire.roof.pipeline import Pipeline
 
-    report = Pipeline(_settings(ctx)).daily(day.date() if day else _today())
-    _echo(report)
+    report = Pipeline(settings_of(ctx)).daily(day.date() if day else _today())
+    echo_json(report)
     _outlets_failed(report["crawl"])
 
 
@@ -485,7 +289,7 @@ def _exec_celery(settings: Settings, command: str, celery_args: tuple[str, ...])
 @click.pass_context
 def worker(ctx: click.Context, celery_args: tuple[str, ...]) -> None:
     """Start a Celery worker for the configured broker (extra arguments go to celery)."""
-    _exec_celery(_settings(ctx), "worker", celery_args)
+    _exec_celery(settings_of(ctx), "worker", celery_args)
 
 
 @main.command(context_settings={"ignore_unknown_options": True})
@@ -494,7 +298,7 @@ def worker(ctx: click.Context, celery_args: tuple[str, ...]) -> None:
 def beat(ctx: click.Context, celery_args: tuple[str, ...]) -> None:
     """Start Celery beat: the daily job at crawl.daily_hour:daily_minute UTC, run by workers
     (extra arguments go to celery, e.g. --schedule FILE)."""
-    _exec_celery(_settings(ctx), "beat", celery_args)
+    _exec_celery(settings_of(ctx), "beat", celery_args)
 
 
 @main.group("config")
@@ -509,7 +313,7 @@ def config_show(ctx: click.Context) -> None:
     TOML, secrets hidden."""
     from parawire.roof.config_show import effective_toml
 
-    click.echo(effective_toml(_settings(ctx)), nl=False)
+    click.echo(effective_toml(settings_of(ctx)), nl=False)
 
 
 
@@ -537,11 +341,11 @@ def train_pipeline_command(ctx: click.Context, language: str, train_files: tuple
     """Train a spaCy pipeline (tokens, UPOS, lemmas, dependencies, sentences) on the CPU."""
     from parawire.nlp import train_pipeline
 
-    settings = _settings(ctx)
+    settings = settings_of(ctx)
     trained = train_pipeline(language, [Path(f) for f in train_files],
                              Path(dev_file) if dev_file else None, Path(out),
                              settings.nlp.training, max_minutes)
-    _echo({"pipeline": str(trained.path), "language": trained.language,
+    echo_json({"pipeline": str(trained.path), "language": trained.language,
            "train_sentences": trained.train_sentences, "dev_sentences": trained.dev_sentences,
            "minutes": round(trained.minutes, 2), "stopped": trained.stopped,
            "dev_scores": trained.dev_scores,
@@ -558,8 +362,8 @@ def evaluate_pipeline_command(ctx: click.Context, model: str, test_file: str) ->
     (kept in a trained pipeline's meta.json for the export's datasheet)."""
     from parawire.nlp import evaluate_pipeline
 
-    settings = _settings(ctx)
-    _echo(evaluate_pipeline(model, Path(test_file),
+    settings = settings_of(ctx)
+    echo_json(evaluate_pipeline(model, Path(test_file),
                             settings.nlp.training.sentences_per_doc).as_dict())
 
 

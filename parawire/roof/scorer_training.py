@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from parawire.aligner import FEATURES, as_one_sentence, featurize, fit_pair_model
+from parawire.aligner import MODEL_FEATURES, as_one_sentence, featurize, fit_pair_model
 from parawire.config import Settings
 from parawire.errors import ParawireError
 from parawire.nlp import annotator_for, embedder_for
@@ -85,7 +85,7 @@ def train_scorer(settings: Settings, *, gold: Path | None, labels: Path | None, 
     weights = [p.weight for p in pairs]
     if reviews:
         reviewed = [pair for pair in store_of(settings).labelled_pair_signals(run_id)
-                    if all(name in pair.features for name in FEATURES)]
+                    if all(name in pair.features for name in MODEL_FEATURES)]
         rows += [pair.features for pair in reviewed]
         for pair in reviewed:
             grade, direction = review_grade(pair)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from parawire.aligner import featurize, fit_pair_model, load_pair_model
+from parawire.aligner import MODEL_FEATURES, featurize, fit_pair_model, load_pair_model
 from parawire.aligner.pair_features import swapped
 from parawire.config import load_settings
 from parawire.nlp import embedder_for
@@ -61,6 +61,8 @@ def test_coverage_says_which_side_covers_the_other(features, gold):
     assert row["cover_share_b"] >= 0.7 > 0.4 > row["cover_share_a"]
     assert row["cover_soft_b"] > row["cover_soft_a"]
     assert row["added_a"] > 3 * row["added_b"]
+    # the long side's vote, party lines and tie-breaking: nouns the short side lacks
+    assert row["added_nouns_a"] >= 3 and row["added_nouns_b"] == 0
 
 
 def test_per_side_additions_of_figures_and_speakers(features):
@@ -103,6 +105,7 @@ def test_model_trained_saved_loaded_and_grading(features, tmp_path):
     model.save(path)
     loaded = load_pair_model(path)
     assert loaded.version == model.version == json.loads(path.read_text())["version"]
+    assert loaded.features == MODEL_FEATURES
     grading = loaded.grading(features[(SENATE, SENATE_SHORT)])
     assert len(grading.probabilities) == 6 and abs(sum(grading.probabilities) - 1) < 1e-3
     assert grading.grade == 3 and grading.direction == Direction.A_COVERS_B
@@ -113,3 +116,4 @@ def test_model_trained_saved_loaded_and_grading(features, tmp_path):
 def test_the_shipped_model_loads_with_its_version():
     model = load_pair_model()
     assert model.version.startswith("grade-lr-") and "tune" in model.trained_on
+    assert model.features == MODEL_FEATURES
