@@ -346,10 +346,10 @@ def train_pipeline_command(ctx: click.Context, language: str, train_files: tuple
                              Path(dev_file) if dev_file else None, Path(out),
                              settings.nlp.training, max_minutes)
     echo_json({"pipeline": str(trained.path), "language": trained.language,
-           "train_sentences": trained.train_sentences, "dev_sentences": trained.dev_sentences,
-           "minutes": round(trained.minutes, 2), "stopped": trained.stopped,
-           "dev_scores": trained.dev_scores,
-           "use_it": f"set nlp.models.{language} = \"{trained.path}\""})
+               "train_sentences": trained.train_sentences, "dev_sentences": trained.dev_sentences,
+               "minutes": round(trained.minutes, 2), "stopped": trained.stopped,
+               "dev_scores": trained.dev_scores,
+               "use_it": f"set nlp.models.{language} = \"{trained.path}\""})
 
 
 @nlp_group.command("evaluate-pipeline")
@@ -364,7 +364,7 @@ def evaluate_pipeline_command(ctx: click.Context, model: str, test_file: str) ->
 
     settings = settings_of(ctx)
     echo_json(evaluate_pipeline(model, Path(test_file),
-                            settings.nlp.training.sentences_per_doc).as_dict())
+                                settings.nlp.training.sentences_per_doc).as_dict())
 
 
 def _add_common_options(command: click.Command) -> None:

@@ -46,9 +46,9 @@ def evaluate(ctx: click.Context, checkpoint: str, split: str, corpus: str | None
 
     settings = settings_of(ctx)
     echo_json(evaluate_run(Path(checkpoint), split, Path(corpus) if corpus else None,
-                       _decode_options(settings, beam), limit,
-                       Path(predictions) if predictions else None,
-                       device or settings.train.device, settings.train.threads))
+                           _decode_options(settings, beam), limit,
+                           Path(predictions) if predictions else None,
+                           device or settings.train.device, settings.train.threads))
 
 
 def _with_beam(settings: Settings, beam: int | None) -> Settings:

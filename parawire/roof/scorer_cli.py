@@ -37,7 +37,7 @@ def train_scorer(ctx: click.Context, gold: Path | None, labels: Path | None, rev
 
     settings = settings_of(ctx)
     echo_json(train(settings, gold=gold, labels=labels, reviews=reviews, run_id=run_id,
-                out=out or settings.data_dir / "pair_model.json", language=language))
+                    out=out or settings.data_dir / "pair_model.json", language=language))
 
 
 @scorer.command("evaluate")
@@ -61,5 +61,6 @@ def evaluate_scorer(ctx: click.Context, gold: Path | None, part: str, labels: Pa
         raise ParawireError("nothing to evaluate the pair model on: give --gold DIR or "
                             "--labels FILE")
     settings = settings_of(ctx)
-    echo_json(evaluate(settings, model_path=settings.align.pair_model if model_path is None
-                   else model_path, gold=gold, part=part, labels=labels, language=language))
+    model = settings.align.pair_model if model_path is None else model_path
+    echo_json(evaluate(settings, model_path=model, gold=gold, part=part, labels=labels,
+                       language=language))
