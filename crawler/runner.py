@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -149,15 +151,22 @@ def run_crawl(settings: Settings, scope: CrawlScope) -> dict[str, Any]:
     exitcode = _run_child(store, run_id, job)
     run = store.crawl_run(run_id)
     assert run is not None
-    if run.status == "running":
-        store.finish_crawl_run(run_id, run.counts, "failed",
-                               f"the crawler exited with code {exitcode}; log: {log_file}")
+    if run.status == "running":  # the child ended before it could close its run
+        store.finish_crawl_run(run_id, run.counts, *_child_ending(exitcode, log_file))
         run = store.crawl_run(run_id)
         assert run is not None
     unreached = run.status == "failed" and bool(run.outlets)
     if run.status != "finished" and not unreached:
         raise ParawireError(f"crawl run {run_id} {run.status}: {run.reason}; log: {log_file}")
     return {"run_id": run_id, "log": str(log_file), **run_summary(run), **run.counts}
+
+
+def _child_ending(exitcode: int, log_file: Path) -> tuple[str, str]:
+    """The status and reason of a run whose child ended without closing it: interrupted
+    when a signal ended it (a negative exit code), failed otherwise."""
+    if exitcode < 0:
+        return "interrupted", f"the crawler was stopped by {signal.Signals(-exitcode).name}"
+    return "failed", f"the crawler exited with code {exitcode}; log: {log_file}"
 
 
 def run_summary(run: CrawlRun) -> dict[str, Any]:
@@ -184,7 +193,9 @@ def _run_child(store: Store, run_id: int, job: dict[str, Any]) -> int:
     """Run the crawl in a child process (a plain subprocess, so that a daemonic Celery pool
     process may start it, and the child may start processes of its own); returns its exit
     code. The child has a session of its own (Ctrl-C reaches it once, from here): an
-    interrupt here stops the child and records the run as interrupted."""
+    interrupt here stops the child and records the run as interrupted. Whatever is left of
+    that session once the child has ended (extraction workers of a child that was killed) is
+    killed, so that nothing of the crawl outlives it."""
     child = subprocess.Popen([sys.executable, "-m", "parawire.crawler.child"],
                              stdin=subprocess.PIPE, text=True, start_new_session=True)
     try:
@@ -199,6 +210,8 @@ def _run_child(store: Store, run_id: int, job: dict[str, Any]) -> int:
     except BaseException:
         _stop(child)
         raise
+    finally:
+        _kill_session(child.pid)
 
 
 def _stop(child: subprocess.Popen[str]) -> None:
@@ -210,3 +223,9 @@ def _stop(child: subprocess.Popen[str]) -> None:
     except subprocess.TimeoutExpired:
         child.kill()
         child.wait()
+
+
+def _kill_session(leader: int) -> None:
+    """Kill every process left in the session (and process group) `leader` started."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(leader, signal.SIGKILL)

@@ -3,15 +3,19 @@ command exits non-zero, and running it again completes the run as an uninterrupt
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
 from parawire.config import load_settings
+from parawire.crawler.loopback import Page, serve_pages
 from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
 from tests.factories import store_synthetic_groups as fill
@@ -66,30 +70,30 @@ def test_an_interrupted_alignment_is_recorded_and_resumed_identically(tmp_path, 
     assert {**resumed, "run_id": 0} == {**uninterrupted, "run_id": 0}
 
 
+def _slow_site(base: str) -> dict[str, Page]:
+    """A feed of 40 pages that each take two seconds to answer."""
+    pages = {f"/story-{n}.html": Page(200, {"Content-Type": "text/html"}, b"<p>slow</p>", 2.0)
+             for n in range(40)}
+    items = "".join(f"<item><link>{base}{path}</link></item>" for path in pages)
+    pages["/feed.xml"] = Page(200, {"Content-Type": "application/rss+xml"},
+                              f"<rss><channel>{items}</channel></rss>".encode(), 0)
+    return pages
+
+
+def _crawl_today(tmp_path: Path, base: str) -> subprocess.Popen:
+    """`parawire crawl` of the slow site, for today."""
+    today = datetime.now(UTC).date().isoformat()
+    sources = tmp_path / "sources.toml"
+    sources.write_text(f'[[outlet]]\nname = "slow"\nlanguage = "en"\n'
+                       f'domains = ["127.0.0.1"]\nfeeds = ["{base}/feed.xml"]\n')
+    return parawire("crawl", "--sources", str(sources), "--since", today, "--until", today)
+
+
 @pytest.mark.timeout(120)
 def test_a_crawl_stopped_by_sigterm_is_recorded_as_interrupted(tmp_path):
-    from datetime import UTC, datetime
-
-    from parawire.crawler.loopback import Page, serve_pages
-
-    today = datetime.now(UTC).date()
-
-    def slow_site(base: str) -> dict[str, Page]:
-        pages = {f"/story-{n}.html": Page(200, {"Content-Type": "text/html"}, b"<p>slow</p>", 2.0)
-                 for n in range(40)}
-        items = "".join(f"<item><link>{base}{path}</link></item>" for path in pages)
-        pages["/feed.xml"] = Page(200, {"Content-Type": "application/rss+xml"},
-                                  f"<rss><channel>{items}</channel></rss>".encode(), 0)
-        return pages
-
-    settings = load_settings()
-    store = store_of(settings)
-    with serve_pages(slow_site) as base:
-        sources = tmp_path / "sources.toml"
-        sources.write_text(f'[[outlet]]\nname = "slow"\nlanguage = "en"\n'
-                           f'domains = ["127.0.0.1"]\nfeeds = ["{base}/feed.xml"]\n')
-        command = parawire("crawl", "--sources", str(sources), "--since", today.isoformat(),
-                           "--until", today.isoformat())
+    store = store_of(load_settings())
+    with serve_pages(_slow_site) as base:
+        command = _crawl_today(tmp_path, base)
         assert wait_for(lambda: bool(store.crawl_runs()), 60), command.communicate()
         time.sleep(2)  # the crawl child is fetching
         command.send_signal(signal.SIGTERM)
@@ -98,3 +102,46 @@ def test_a_crawl_stopped_by_sigterm_is_recorded_as_interrupted(tmp_path):
     assert command.returncode != 0 and "Traceback" not in err, err
     assert run.status == "interrupted", (run, err)
     assert run.reason in ("stopped by a signal", "SIGTERM")
+
+
+def _processes() -> dict[int, tuple[int, int]]:
+    """Each live process's parent and session, from /proc (zombies left out)."""
+    found = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            state, parent, _, session = stat.read_text().rsplit(")", 1)[1].split()[:4]
+            if state not in ("Z", "X"):
+                found[int(stat.parent.name)] = (int(parent), int(session))
+    return found
+
+
+def _in_session(session: int) -> list[int]:
+    """The live processes of a session."""
+    return [pid for pid, (_, member_of) in _processes().items() if member_of == session]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+@pytest.mark.timeout(120)
+def test_a_crawl_child_stopped_while_it_starts_leaves_no_process_behind(tmp_path):
+    """SIGTERM to the crawl child once its extraction workers exist, before Scrapy's own
+    handlers can close the crawl: the command still ends, records the run as interrupted,
+    and none of the child's workers outlives it (they would hold the command's output)."""
+    store = store_of(load_settings())
+    with serve_pages(_slow_site) as base:
+        command = _crawl_today(tmp_path, base)
+
+        def child_with_workers() -> int | None:
+            processes = _processes()
+            children = [pid for pid, (parent, _) in processes.items() if parent == command.pid]
+            return next((pid for pid in children
+                         if any(parent == pid for parent, _ in processes.values())), None)
+
+        assert wait_for(lambda: child_with_workers() is not None, 60), command.communicate()
+        child = child_with_workers()
+        assert child is not None
+        os.kill(child, signal.SIGTERM)
+        _, err = command.communicate(timeout=60)
+    assert wait_for(lambda: not _in_session(child), 10), _in_session(child)  # killed: ending
+    (run,) = store.crawl_runs()
+    assert command.returncode != 0 and "Traceback" not in err, err
+    assert run.status == "interrupted", (run, err)
