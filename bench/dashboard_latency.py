@@ -48,7 +48,7 @@ from typing import Any
 import sqlalchemy as sa
 from common import report
 
-from parawire.config import Settings, load_settings
+from parawire.config import ServeConfig, Settings, load_settings
 from parawire.records import Pair
 from parawire.store import Store, open_store, schema
 
@@ -193,13 +193,11 @@ def build_store(store: Store, pairs: int, seed: int = 7) -> dict[str, int]:
 
 
 def _serve(settings: Settings, port: int) -> None:
-    """The dashboard as `parawire serve` runs it (child process)."""
-    import uvicorn
+    """The dashboard as `parawire serve` runs it, in serve.workers processes (child process;
+    no access log, as before workers were added)."""
+    from parawire.dashboard.serving import serve
 
-    from parawire.dashboard import create_app
-
-    uvicorn.run(create_app(settings, token="bench"), host="127.0.0.1", port=port,
-                log_level="warning")
+    serve(settings, "bench", "127.0.0.1", port, log_level="warning")
 
 
 def _free_port() -> int:
@@ -209,12 +207,17 @@ def _free_port() -> int:
 
 
 def _cpu_seconds(pid: int | None) -> float:
-    """User + system CPU seconds a process has used so far (Linux /proc; 0 elsewhere)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU seconds a process and its children (the server's workers) have
+    used so far (Linux /proc; 0 elsewhere)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if stat.parent.name == str(pid) or fields[1] == str(pid):
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def _postgres_cpu_seconds() -> float:
@@ -254,7 +257,7 @@ class Server:
     def __init__(self, settings: Settings) -> None:
         self.port = _free_port()
         self.process = multiprocessing.get_context("spawn").Process(
-            target=_serve, args=(settings, self.port), daemon=True)
+            target=_serve, args=(settings, self.port))  # not daemonic: it starts workers
 
     def __enter__(self) -> Server:
         self.process.start()
@@ -401,7 +404,7 @@ def _store_url(kind: str, pg_url: str) -> Iterator[str]:
 def bench_store(url: str, args: argparse.Namespace) -> dict[str, Any]:
     """Build a store at `url`, then time every case on it (idle and while aligning)."""
     settings = load_settings(data_dir=Path(tempfile.mkdtemp(prefix="parawire-bench-dash-")),
-                             store={"url": url})
+                             store={"url": url}, serve={"workers": args.workers})
     store = open_store(settings.store_url)
     dialect = store.engine.dialect.name
     started = time.perf_counter()
@@ -453,6 +456,8 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=100, help="per request and phase")
     parser.add_argument("--first", type=int, default=3, help="fresh servers for the first "
                                                                "overview")
+    parser.add_argument("--workers", type=int, default=ServeConfig().workers,
+                        help="server processes [default: serve.workers]")
     parser.add_argument("--stores", default=",".join(STORES),
                         help="comma-separated, of: " + ", ".join(STORES))
     parser.add_argument("--pg-url", default=os.environ.get("PARAWIRE_TEST_PG_URL", ""),
@@ -478,6 +483,7 @@ def main() -> None:
             by_store[kind] = bench_store(url, args)
     report("dashboard_latency", {
         "pairs": args.pairs, "clients": args.clients, "requests_per_case": args.requests,
+        "server_workers": args.workers,
         "client": "http.client keep-alive connections over loopback to uvicorn in a child "
                   "process",
         "load_average_at_end": os.getloadavg(), "cpus": os.cpu_count(),

@@ -258,6 +258,7 @@ class ServeConfig(_Section):
     host: str = Field("127.0.0.1", min_length=1)
     port: int = Field(8000, ge=1, le=65535)
     token: str = ""
+    workers: int = Field(1, ge=1, le=64)
 
 
 class DashboardConfig(_Section):

@@ -245,21 +245,18 @@ def check(ctx: click.Context) -> None:
 @click.option("--port", type=click.IntRange(1, 65535), help="Port (default: serve.port).")
 @click.pass_context
 def serve(ctx: click.Context, host: str | None, port: int | None) -> None:
-    """Serve the operator dashboard and its API (reads open, writes need serve.token)."""
+    """Serve the operator dashboard and its API (reads open, writes need serve.token), in
+    serve.workers processes."""
     import secrets
 
-    import uvicorn
-
-    from parawire.dashboard import create_app
+    from parawire.dashboard.serving import serve as serve_dashboard
 
     settings = settings_of(ctx)
     token = settings.serve.token
     if not token:
         token = secrets.token_urlsafe(24)
         click.echo(f"serve.token is not set; write token for this session: {token}", err=True)
-    app = create_app(settings, token=token)
-    uvicorn.run(app, host=host or settings.serve.host, port=port or settings.serve.port,
-                log_level="info")
+    serve_dashboard(settings, token, host or settings.serve.host, port or settings.serve.port)
 
 
 @main.command()

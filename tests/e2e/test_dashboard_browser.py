@@ -366,3 +366,41 @@ def test_serve_without_a_token_prints_one_for_the_session(served, tmp_path):
         taken = httpx.post(label, json=body, headers={"Authorization": f"Bearer {printed}"})
         assert taken.status_code == 200 and taken.json()["wrong"] == 1
     assert "Uvicorn running on http://127.0.0.1:" in log.read_text()
+
+
+def _worker_processes(server: int) -> list[int]:
+    """The uvicorn worker processes a `parawire serve` process started (from /proc)."""
+    workers = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if parent == server and b"spawn_main" in command:
+            workers.append(int(stat.parent.name))
+    return workers
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+def test_serve_runs_its_workers_with_one_token(served, tmp_path):
+    """serve.workers processes answer, and each takes the token the command printed."""
+    import httpx
+
+    env = {**os.environ, "PARAWIRE_DATA_DIR": str(served.data_dir), "PARAWIRE_SERVE__WORKERS": "3"}
+    env.pop("PARAWIRE_SERVE__TOKEN", None)
+    log = tmp_path / "serve.log"
+    with _serving(env, log) as url:
+        (server,) = [int(pid) for pid in subprocess.run(
+            ["pgrep", "-f", f"parawire serve --port {url.rsplit(':', 1)[1]}$"],
+            capture_output=True, text=True).stdout.split()]
+        assert len(_worker_processes(server)) == 3
+        printed = re.search(r"write token for this session: (\S+)", log.read_text()).group(1)
+        (pair,) = httpx.get(f"{url}/api/pairs", params={"run": served.hostile_run}).json()["pairs"]
+        label = f"{url}/api/runs/{served.hostile_run}/labels"
+        body = {"pair_id": pair["id"], "correct": False}  # as the test above left it
+        token = {"Authorization": f"Bearer {printed}"}
+        # A new connection each, so that they reach every worker.
+        answers = [httpx.post(label, json=body, headers=token) for _ in range(12)]
+    assert [answer.status_code for answer in answers] == [200] * 12
+    assert log.read_text().count("Started server process") == 3
