@@ -195,7 +195,7 @@ def build_store(store: Store, pairs: int, seed: int = 7) -> dict[str, int]:
 def _serve(settings: Settings, port: int) -> None:
     """The dashboard as `parawire serve` runs it, in serve.workers processes (child process;
     no access log, as before workers were added)."""
-    from parawire.dashboard.serving import serve
+    from parawire.dashboard import serve
 
     serve(settings, "bench", "127.0.0.1", port, log_level="warning")
 

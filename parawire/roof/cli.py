@@ -249,7 +249,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None) -> None:
     serve.workers processes."""
     import secrets
 
-    from parawire.dashboard.serving import serve as serve_dashboard
+    from parawire.dashboard import serve as serve_dashboard
 
     settings = settings_of(ctx)
     token = settings.serve.token
