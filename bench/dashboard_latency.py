@@ -206,33 +206,28 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _cpu_seconds(pid: int | None) -> float:
-    """User + system CPU seconds a process and its children (the server's workers) have
-    used so far (Linux /proc; 0 elsewhere)."""
-    total = 0.0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if stat.parent.name == str(pid) or fields[1] == str(pid):
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
-
-
-def _postgres_cpu_seconds() -> float:
-    """CPU seconds used so far by every PostgreSQL process of this machine (the backends
-    that answer the dashboard's queries among them)."""
-    total = 0.0
+def _processes_cpu() -> Iterator[tuple[int, str, int, float]]:
+    """Each process's id, name, parent and user + system CPU seconds so far (Linux /proc;
+    none elsewhere)."""
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             name, rest = stat.read_text().split(" (", 1)[1].rsplit(")", 1)
         except (OSError, ValueError, IndexError):
             continue
-        if name == "postgres":
-            fields = rest.split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+        fields = rest.split()
+        yield (int(stat.parent.name), name, int(fields[1]),
+               (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+
+
+def _cpu_seconds(pid: int | None) -> float:
+    """CPU seconds a process and its children (the server's workers) have used so far."""
+    return sum(cpu for process, _, parent, cpu in _processes_cpu() if pid in (process, parent))
+
+
+def _postgres_cpu_seconds() -> float:
+    """CPU seconds used so far by every PostgreSQL process of this machine (the backends
+    that answer the dashboard's queries among them)."""
+    return sum(cpu for _, name, _, cpu in _processes_cpu() if name == "postgres")
 
 
 def _machine_cpu_seconds() -> float:

@@ -25,6 +25,7 @@ from parawire.records import Pair
 from parawire.store import store_of
 from tests.conftest import ROOT
 from tests.factories import store_hostile_article
+from tests.processes import HAS_PROC, command_line, live_processes
 
 # The demo runs at the defaults: stories, then alignment within them.
 pytestmark = pytest.mark.within_story
@@ -369,20 +370,12 @@ def test_serve_without_a_token_prints_one_for_the_session(served, tmp_path):
 
 
 def _worker_processes(server: int) -> list[int]:
-    """The uvicorn worker processes a `parawire serve` process started (from /proc)."""
-    workers = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-            command = (stat.parent / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if parent == server and b"spawn_main" in command:
-            workers.append(int(stat.parent.name))
-    return workers
+    """The uvicorn worker processes a `parawire serve` process started."""
+    return [pid for pid, (parent, _) in live_processes().items()
+            if parent == server and b"spawn_main" in command_line(pid)]
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+@pytest.mark.skipif(not HAS_PROC, reason="reads processes from /proc")
 def test_serve_runs_its_workers_with_one_token(served, tmp_path):
     """serve.workers processes answer, and each takes the token the command printed."""
     import httpx

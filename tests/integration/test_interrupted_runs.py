@@ -3,7 +3,6 @@ command exits non-zero, and running it again completes the run as an uninterrupt
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import subprocess
@@ -20,6 +19,7 @@ from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
 from tests.factories import store_synthetic_groups as fill
 from tests.integration.test_align_resume import pair_rows, wait_for
+from tests.processes import HAS_PROC, live_processes
 from tests.workers import ROOT
 
 
@@ -104,23 +104,12 @@ def test_a_crawl_stopped_by_sigterm_is_recorded_as_interrupted(tmp_path):
     assert run.reason in ("stopped by a signal", "SIGTERM")
 
 
-def _processes() -> dict[int, tuple[int, int]]:
-    """Each live process's parent and session, from /proc (zombies left out)."""
-    found = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError):
-            state, parent, _, session = stat.read_text().rsplit(")", 1)[1].split()[:4]
-            if state not in ("Z", "X"):
-                found[int(stat.parent.name)] = (int(parent), int(session))
-    return found
-
-
 def _in_session(session: int) -> list[int]:
     """The live processes of a session."""
-    return [pid for pid, (_, member_of) in _processes().items() if member_of == session]
+    return [pid for pid, (_, member_of) in live_processes().items() if member_of == session]
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+@pytest.mark.skipif(not HAS_PROC, reason="reads processes from /proc")
 @pytest.mark.timeout(120)
 def test_a_crawl_child_stopped_while_it_starts_leaves_no_process_behind(tmp_path):
     """SIGTERM to the crawl child once its extraction workers exist, before Scrapy's own
@@ -131,7 +120,7 @@ def test_a_crawl_child_stopped_while_it_starts_leaves_no_process_behind(tmp_path
         command = _crawl_today(tmp_path, base)
 
         def child_with_workers() -> int | None:
-            processes = _processes()
+            processes = live_processes()
             children = [pid for pid, (parent, _) in processes.items() if parent == command.pid]
             return next((pid for pid in children
                          if any(parent == pid for parent, _ in processes.values())), None)
