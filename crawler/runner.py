@@ -53,11 +53,24 @@ def _counts(stats: dict[str, Any]) -> dict[str, int]:
     return counts
 
 
+def _crawler_process(settings: ScrapySettings) -> Any:
+    """A Scrapy CrawlerProcess that remembers the signal that stopped it (`stopped_by`): a
+    crawl stopped while its spider opens has no finish reason of its own to say so."""
+    from scrapy.crawler import CrawlerProcess
+
+    class SignalledCrawlerProcess(CrawlerProcess):
+        stopped_by = ""
+
+        def _signal_shutdown(self, signum: int, frame: Any) -> None:  # Scrapy's handler
+            self.stopped_by = self.stopped_by or signal.Signals(signum).name
+            super()._signal_shutdown(signum, frame)
+
+    return SignalledCrawlerProcess(settings)
+
+
 def crawl_here(job: dict[str, Any]) -> None:
     """Run one crawl in this process (a child of the crawl stage's) and close its run:
     finished, interrupted (stopped by a signal) or failed, with the reason."""
-    from scrapy.crawler import CrawlerProcess
-
     from parawire.crawler.outlets import OutletLearning
     from parawire.crawler.pool import extraction_pool
     from parawire.crawler.sources import load_sources
@@ -70,7 +83,7 @@ def crawl_here(job: dict[str, Any]) -> None:
     store = open_store(job["store_url"])
     pool = extraction_pool(crawl.extract_processes)
     try:
-        process = CrawlerProcess(settings)
+        process = _crawler_process(settings)
         crawler = process.create_crawler(NewsSpider)
         process.crawl(crawler, sources=load_sources(Path(job["sources"])),
                       since=date.fromisoformat(job["since"]),
@@ -86,8 +99,9 @@ def crawl_here(job: dict[str, Any]) -> None:
         store.finish_crawl_run(run_id, _counts(stats), "failed", str(failure))
     elif ended == "finished":
         _finish(store, run_id, _counts(stats), crawler.spider.reach)
-    elif ended == "shutdown":
-        store.finish_crawl_run(run_id, _counts(stats), "interrupted", "stopped by a signal")
+    elif ended == "shutdown" or process.stopped_by:  # also stopped while its spider opened
+        store.finish_crawl_run(run_id, _counts(stats), "interrupted",
+                               _stopped_by(process.stopped_by or "a signal"))
     else:
         store.finish_crawl_run(run_id, _counts(stats), "failed",
                                f"the crawl ended with {ended or 'no reason'}")
@@ -161,11 +175,16 @@ def run_crawl(settings: Settings, scope: CrawlScope) -> dict[str, Any]:
     return {"run_id": run_id, "log": str(log_file), **run_summary(run), **run.counts}
 
 
+def _stopped_by(signal_name: str) -> str:
+    """The reason of a crawl run a signal stopped."""
+    return f"the crawler was stopped by {signal_name}"
+
+
 def _child_ending(exitcode: int, log_file: Path) -> tuple[str, str]:
     """The status and reason of a run whose child ended without closing it: interrupted
     when a signal ended it (a negative exit code), failed otherwise."""
     if exitcode < 0:
-        return "interrupted", f"the crawler was stopped by {signal.Signals(-exitcode).name}"
+        return "interrupted", _stopped_by(signal.Signals(-exitcode).name)
     return "failed", f"the crawler exited with code {exitcode}; log: {log_file}"
 
 

@@ -133,6 +133,6 @@ def store(request, tmp_path) -> Iterator[Store]:
     yield store
     store.engine.dispose()
     admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sa.text(f"DROP DATABASE {schema_db}"))
+    with admin.connect() as conn:  # FORCE: a thread the test started may still hold a session
+        conn.execute(sa.text(f"DROP DATABASE {schema_db} WITH (FORCE)"))
     admin.dispose()

@@ -3,6 +3,7 @@ command exits non-zero, and running it again completes the run as an uninterrupt
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -101,7 +102,58 @@ def test_a_crawl_stopped_by_sigterm_is_recorded_as_interrupted(tmp_path):
     (run,) = store.crawl_runs()
     assert command.returncode != 0 and "Traceback" not in err, err
     assert run.status == "interrupted", (run, err)
-    assert run.reason in ("stopped by a signal", "SIGTERM")
+    assert run.reason in ("the crawler was stopped by SIGTERM", "SIGTERM")
+
+
+# The crawl child, with a spider that takes a minute to open; a file says the reactor runs.
+_OPENING_SLOWLY = """
+import json, sys
+from pathlib import Path
+from scrapy.core.engine import ExecutionEngine
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet import task
+from parawire.crawler.runner import crawl_here
+
+opening = ExecutionEngine.open_spider_async
+
+async def open_slowly(self, **options):
+    from twisted.internet import reactor  # the one Scrapy installed
+    reactor.callLater(0.2, Path(sys.argv[1]).touch)
+    await maybe_deferred_to_future(task.deferLater(reactor, 60, lambda: None))
+    await opening(self, **options)
+
+ExecutionEngine.open_spider_async = open_slowly
+crawl_here(json.load(sys.stdin))
+"""
+
+
+@pytest.mark.timeout(120)
+def test_a_crawl_stopped_while_its_spider_opens_is_recorded_as_interrupted(tmp_path):
+    """SIGTERM once Scrapy's handlers are in place but before the spider has opened: Scrapy
+    gives no finish reason, and the run is still closed as interrupted, not failed."""
+    settings = load_settings()
+    store = store_of(settings)
+    today = datetime.now(UTC).date().isoformat()
+    sources = tmp_path / "sources.toml"
+    sources.write_text('[[outlet]]\nname = "quiet"\nlanguage = "en"\n'
+                       'domains = ["127.0.0.1"]\nfeeds = ["http://127.0.0.1:9/feed.xml"]\n')
+    run_id = store.start_crawl_run({"since": today, "until": today})
+    job = {"store_url": settings.store_url, "run_id": run_id, "sources": str(sources),
+           "since": today, "until": today, "crawl": settings.crawl.model_dump(mode="json"),
+           "filters": {}, "log_file": str(tmp_path / "crawl.log")}
+    running = tmp_path / "reactor-running"
+    child = subprocess.Popen([sys.executable, "-c", _OPENING_SLOWLY, str(running)], cwd=ROOT,
+                             stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stdin is not None
+    child.stdin.write(json.dumps(job))
+    child.stdin.close()
+    child.stdin = None
+    assert wait_for(running.exists, 60), child.communicate()
+    child.send_signal(signal.SIGTERM)
+    _, err = child.communicate(timeout=60)
+    run = store.crawl_run(run_id)
+    assert run is not None and child.returncode == 0, err
+    assert (run.status, run.reason) == ("interrupted", "the crawler was stopped by SIGTERM"), err
 
 
 def _in_session(session: int) -> list[int]:
