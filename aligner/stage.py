@@ -16,7 +16,7 @@ from parawire.aligner.params import AlignParams
 from parawire.aligner.run import align_batch, finish_run, start_run
 from parawire.config import Settings
 from parawire.errors import ParawireError
-from parawire.indexer import open_index
+from parawire.indexer import open_index, open_views
 from parawire.nlp import VectorFiles, embedder_for, pipeline_description, vectors_folder
 from parawire.stage import Counts, Opened, Parts, Scope, Stage, option
 from parawire.store import BatchOverlap, Store, store_of
@@ -71,9 +71,13 @@ def align_part(settings: Settings, run_id: int, part: dict[str, Any]) -> Counts:
 
 def close_alignment(settings: Settings, run_id: int, counts: list[Counts]) -> Counts:
     """Close a run with the counts stored with its batches (the parts' own `counts` are
-    among them, with every earlier pass's)."""
+    among them, with every earlier pass's); with Elasticsearch, its pairs go to the pairs
+    view first."""
     del counts
-    return {"run_id": run_id, **finish_run(store_of(settings), run_id)}
+    store, views = store_of(settings), open_views(settings)
+    # Elasticsearch: the pairs view for Kibana, in step with the store before the run closes
+    published = {} if views is None else {"pairs_published": views.sync_pairs(store)}
+    return {"run_id": run_id, **finish_run(store, run_id), **published}
 
 
 def references_done(settings: Settings, run_id: int) -> int:

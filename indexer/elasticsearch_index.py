@@ -63,7 +63,7 @@ class ElasticsearchIndex:
             self.client = Elasticsearch(url, **options)
             self.client.info()
         except (ValueError, TransportError, ApiError) as exc:
-            raise ParawireError(f"cannot reach Elasticsearch at {url!r}: {_reason(exc)}") from None
+            raise ParawireError(f"cannot reach Elasticsearch at {url!r}: {es_reason(exc)}") from None
         self._languages: set[str] = set()
 
     # -- names --------------------------------------------------------------------
@@ -77,7 +77,7 @@ class ElasticsearchIndex:
         if not re.fullmatch(r"[a-z]{2,3}", language):
             raise ParawireError(f"cannot index language {language!r}: expected an ISO 639 code")
         alias = self.alias(language)
-        with _errors(self.url):
+        with es_errors(self.url):
             if not self.client.indices.exists_alias(name=alias):
                 self.client.indices.put_index_template(
                     name=alias, index_patterns=[f"{alias}-*"], priority=100,
@@ -91,19 +91,26 @@ class ElasticsearchIndex:
     # -- writing ------------------------------------------------------------------
     def add(self, sentences: Iterable[Sentence]) -> int:
         """Bulk-index sentences by id; 429 answers are retried with exponential backoff."""
-        added = 0
-        with _errors(self.url):
+        return self.bulk(self._actions(sentences), "sentence")
+
+    def bulk(self, actions: Iterable[dict[str, Any]], record: str) -> int:
+        """Send bulk actions (429 answers retried with exponential backoff); the first one
+        refused is a one-line error naming the `record` and its id. Returns how many went."""
+        done = 0
+        with es_errors(self.url):
             for ok, item in helpers.streaming_bulk(
-                self.client, self._actions(sentences), chunk_size=self.bulk_chunk,
+                self.client, actions, chunk_size=self.bulk_chunk,
                 max_retries=self.bulk_retries, initial_backoff=0.5, max_backoff=30,
                 raise_on_error=False,
             ):
                 if not ok:
                     failure = next(iter(item.values()))
-                    raise ParawireError(f"Elasticsearch refused sentence {failure.get('_id')}: "
-                                        f"{_reason(failure.get('error'))}")
-                added += 1
-        return added
+                    if failure.get("status") == 404 and failure.get("result") == "not_found":
+                        continue  # a delete of what is already gone
+                    raise ParawireError(f"Elasticsearch refused {record} {failure.get('_id')}: "
+                                        f"{es_reason(failure.get('error'))}")
+                done += 1
+        return done
 
     def _actions(self, sentences: Iterable[Sentence]) -> Iterator[dict[str, Any]]:
         for sentence in sentences:
@@ -113,13 +120,13 @@ class ElasticsearchIndex:
 
     def commit(self) -> None:
         """Refresh, so that everything added is searchable."""
-        with _errors(self.url):
+        with es_errors(self.url):
             self.client.indices.refresh(index=self.alias(), ignore_unavailable=True,
                                         allow_no_indices=True)
 
     def clear(self) -> None:
         """Delete every language index (templates stay; indexes come back on the next add)."""
-        with _errors(self.url):
+        with es_errors(self.url):
             if self.client.indices.exists_alias(name=self.alias()):
                 names = list(self.client.indices.get_alias(name=self.alias()))
                 self.client.indices.delete(index=",".join(names))
@@ -143,7 +150,7 @@ class ElasticsearchIndex:
         return hits[0].score if hits else 0.0
 
     def _hits(self, index: str, query: dict[str, Any], limit: int) -> list[Hit]:
-        with _errors(self.url):
+        with es_errors(self.url):
             response = self.client.search(
                 index=index, query=query, size=limit, sort=["_score", {"id": "asc"}],
                 track_scores=True, source=False,
@@ -160,7 +167,7 @@ class ElasticsearchIndex:
 
     def count(self) -> int:
         """Number of sentences over every language."""
-        with _errors(self.url):
+        with es_errors(self.url):
             return int(self.client.count(index=self.alias(), ignore_unavailable=True,
                                          allow_no_indices=True)["count"])
 
@@ -168,7 +175,7 @@ class ElasticsearchIndex:
         """Ids in ascending order, paged with search_after on the id."""
         after: list[Any] | None = None
         while True:
-            with _errors(self.url):
+            with es_errors(self.url):
                 response = self.client.search(
                     index=self.alias(), size=page_size, sort=[{"id": "asc"}],
                     query={"match_all": {}}, source=False, search_after=after,
@@ -201,7 +208,7 @@ class ElasticsearchIndex:
                           by_day=dict(sorted(by_day.items())))
 
     def _aggregate(self, aggs: dict[str, Any]) -> dict[str, Any]:
-        with _errors(self.url):
+        with es_errors(self.url):
             response = self.client.search(index=self.alias(), size=0, aggs=aggs,
                                           ignore_unavailable=True, allow_no_indices=True)
         return response.get("aggregations", {})
@@ -240,17 +247,17 @@ def hcsss_query(q: HcsssQuery) -> dict[str, Any] | None:
 
 
 @contextmanager
-def _errors(url: str) -> Iterator[None]:
+def es_errors(url: str) -> Iterator[None]:
     """Turns transport and API failures into one-line ParawireErrors."""
     try:
         yield
     except TransportConnectionError as exc:
-        raise ParawireError(f"cannot reach Elasticsearch at {url!r}: {_reason(exc)}") from None
+        raise ParawireError(f"cannot reach Elasticsearch at {url!r}: {es_reason(exc)}") from None
     except (ApiError, TransportError, helpers.BulkIndexError) as exc:
-        raise ParawireError(f"Elasticsearch at {url!r} failed: {_reason(exc)}") from None
+        raise ParawireError(f"Elasticsearch at {url!r} failed: {es_reason(exc)}") from None
 
 
-def _reason(error: Any) -> str:
+def es_reason(error: Any) -> str:
     """One line out of a client exception or an error object of a response."""
     if isinstance(error, ApiError):
         info = error.info if isinstance(error.info, dict) else {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from parawire.config import Settings
 from parawire.errors import ParawireError
 from parawire.indexer.elasticsearch_index import ElasticsearchIndex
+from parawire.indexer.es_views import ElasticsearchViews
 from parawire.indexer.protocol import SentenceIndex
 from parawire.indexer.tantivy_index import TantivyIndex
 
@@ -25,3 +26,12 @@ def open_index(settings: Settings, *, rebuild: bool = False) -> SentenceIndex:
         )
     raise ParawireError(
         f"unknown index.backend {config.backend!r}; accepted: 'tantivy', 'elasticsearch'")
+
+
+def open_views(settings: Settings) -> ElasticsearchViews | None:
+    """The stories and pairs views beside an Elasticsearch index (None with tantivy)."""
+    if settings.index.backend != "elasticsearch":
+        return None
+    index = open_index(settings)
+    assert isinstance(index, ElasticsearchIndex)
+    return ElasticsearchViews(index)

@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 from parawire.aligner.stories.grouping import StoryText, group_day, story_text
 from parawire.config import Settings, StoriesConfig
+from parawire.indexer import open_views
 from parawire.records import Story, StoryInput
 from parawire.stage import Counts, Scope, Stage, option
 from parawire.store import Store, store_of
@@ -34,13 +35,18 @@ def stories(settings: Settings, scope: StoriesScope) -> Counts:
     if scope.redo:
         before, since, until = _clear_window(store, settings, scope)
     pending = _pending(store, settings, config, scope.language, since, until, counts)
+    touched: dict[int, Story] = {}
     for language in sorted(pending):
         grouper = _Grouper(store, config, language)
         for day in sorted(pending[language]):
-            grouper.add_day(day, pending[language][day], counts)
+            touched.update(grouper.add_day(day, pending[language][day], counts))
     if scope.redo:
         after = _partition(store, before)
         counts["articles_moved"] = sum(1 for a in before if before[a] != after.get(a))
+    views = open_views(settings)
+    if views is not None:  # Elasticsearch: the stories view for Kibana, in step with the store
+        counts["stories_published"] = views.publish_stories(touched.values())
+        counts["stories_view_resynced"] = views.sync_stories(store)
     if not pending:
         return {"articles_grouped": 0, **counts,
                 "note": "nothing to group: no dated article of a language with a pipeline is "
@@ -84,8 +90,10 @@ class _Grouper:
         return StoryText(article.id, article.source, day,
                          story_text(article.title, article.lead, self.config.lead_words))
 
-    def add_day(self, day: date, articles: list[StoryInput], counts: Counter[str]) -> None:
-        """Place one day's articles and store what changed, in one transaction."""
+    def add_day(self, day: date, articles: list[StoryInput],
+                counts: Counter[str]) -> dict[int, Story]:
+        """Place one day's articles and store what changed, in one transaction; returns the
+        stories that changed, by id."""
         window = timedelta(days=self.config.window_days)
         open_stories = self.store.stories_between(self.language, day - window, day + window)
         missing = [a for s in open_stories for a in s.article_ids if a not in self.texts]
@@ -109,10 +117,12 @@ class _Grouper:
             story.outlets = sorted({*story.outlets, text.outlet})
             story.first_day = min(story.first_day or day, day)
             story.last_day = max(story.last_day or day, day)
-        self.store.save_stories([*changed.values(), *opened.values()])
+        saved = [*changed.values(), *opened.values()]
+        self.store.save_stories(saved)
         counts["articles_grouped"] += len(new)
         counts["stories_opened"] += len(opened)
         self._forget_before(day - 2 * window)
+        return {story.id: story for story in saved if story.id is not None}
 
     def _forget_before(self, day: date) -> None:
         self.texts = {k: t for k, t in self.texts.items() if t.day >= day}

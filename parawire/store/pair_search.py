@@ -41,6 +41,13 @@ class PairSearchQueries(StoreBase):
             found = {listing.id: listing for listing in map(_listing, conn.execute(select))}
         return [found[i] for i in pair_ids if i in found]
 
+    def pairs_after(self, after: int, limit: int) -> list[PairListing]:
+        """Up to `limit` pairs with an id above `after`, in id order (every run)."""
+        select = (_pair_select().where(schema.pairs.c.id > after)
+                  .order_by(schema.pairs.c.id).limit(limit))
+        with self.engine.connect() as conn:
+            return [_listing(row) for row in conn.execute(select)]
+
 
 def search_select(query: PairQuery, dialect: str) -> sa.Select:
     """The SELECT of one page of matching pairs (and one more), newest first."""

@@ -67,10 +67,25 @@ class StoryQueries(StoreBase):
             conditions.append(table.c.first_day <= until)
         return self._stories(conditions)
 
-    def _stories(self, conditions: list[sa.ColumnElement[bool]]) -> list[Story]:
+    def stories_after(self, after: int, limit: int) -> list[Story]:
+        """Up to `limit` stories with an id above `after`, in id order (every language)."""
+        return self._stories([schema.stories.c.id > after], limit)
+
+    def story_totals(self) -> tuple[int, int]:
+        """How many stories there are, and how many articles they hold."""
+        table = schema.stories
+        with self.engine.connect() as conn:
+            stories, articles = conn.execute(
+                sa.select(sa.func.count(), sa.func.coalesce(sa.func.sum(table.c.article_count), 0))
+            ).one()
+        return int(stories), int(articles)
+
+    def _stories(self, conditions: list[sa.ColumnElement[bool]],
+                 limit: int | None = None) -> list[Story]:
         table, members = schema.stories, schema.story_articles
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(table).where(*conditions).order_by(table.c.id)).all()
+            rows = conn.execute(sa.select(table).where(*conditions).order_by(table.c.id)
+                                .limit(limit)).all()
             articles: dict[int, list[int]] = defaultdict(list)
             ids = [row.id for row in rows]
             for start in range(0, len(ids), 1000):

@@ -8,6 +8,7 @@ import yaml
 
 from parawire.config import IndexConfig
 from parawire.indexer.es_mapping import mappings
+from parawire.indexer.es_views import VIEWS
 from tests.conftest import ROOT
 
 NDJSON = ROOT / "kibana" / "saved_objects.ndjson"
@@ -19,38 +20,55 @@ def _objects() -> dict[str, dict]:
     return {obj["id"]: obj for obj in objects}
 
 
-def test_data_view_reads_the_all_languages_alias_by_publication_day():
-    views = [o for o in _objects().values() if o["type"] == "index-pattern"]
-    assert len(views) == 1
-    attributes = views[0]["attributes"]
-    assert attributes["title"] == IndexConfig().prefix
-    assert mappings()["properties"][attributes["timeFieldName"]]["type"] == "date"
+def _mapping_of_view(title: str) -> dict:
+    """The mapping behind a data view's title: the sentences' alias, or a view's alias."""
+    prefix = IndexConfig().prefix
+    views = {f"{prefix}-{name}": mapping for name, mapping in VIEWS.items()}
+    return mappings() if title == prefix else views[title]
 
 
-def test_every_visualisation_aggregates_a_mapped_aggregatable_field():
-    properties = mappings()["properties"]
-    fields = set()
-    for obj in _objects().values():
+def test_data_views_read_the_aliases_the_backend_writes_by_a_date():
+    views = {o["attributes"]["title"]: o for o in _objects().values()
+             if o["type"] == "index-pattern"}
+    prefix = IndexConfig().prefix
+    assert set(views) == {prefix, f"{prefix}-stories", f"{prefix}-pairs"}
+    for title, view in views.items():
+        time_field = view["attributes"]["timeFieldName"]
+        assert _mapping_of_view(title)["properties"][time_field]["type"] == "date"
+
+
+def test_every_visualisation_aggregates_a_mapped_aggregatable_field_of_its_view():
+    objects = _objects()
+    fields: dict[str, set[str]] = {}
+    for obj in objects.values():
         if obj["type"] != "visualization":
             continue
-        state = json.loads(obj["attributes"]["visState"])
-        for agg in state["aggs"]:
+        (ref,) = obj["references"]
+        title = objects[ref["id"]]["attributes"]["title"]
+        properties = _mapping_of_view(title)["properties"]
+        for agg in json.loads(obj["attributes"]["visState"])["aggs"]:
             if "field" in agg["params"]:
-                fields.add(agg["params"]["field"])
-                assert properties[agg["params"]["field"]]["type"] in {"keyword", "date", "integer"}
-    assert fields == {"published", "source", "topic", "entity_types", "language"}
+                fields.setdefault(title, set()).add(agg["params"]["field"])
+                assert properties[agg["params"]["field"]]["type"] in {
+                    "keyword", "date", "integer", "long"}, (obj["id"], agg)
+    prefix = IndexConfig().prefix
+    assert fields == {
+        prefix: {"published", "source", "topic", "entity_types", "language"},
+        f"{prefix}-stories": {"first_day", "outlet_count"},
+        f"{prefix}-pairs": {"grade", "direction", "story_id", "outlet_pair"}}
 
 
-def test_references_resolve_and_the_dashboard_shows_every_visualisation():
+def test_references_resolve_and_each_visualisation_is_on_one_dashboard():
     objects = _objects()
     for obj in objects.values():
         for ref in obj["references"]:
             assert objects[ref["id"]]["type"] == ref["type"], ref
-    dashboard = objects["parawire-operator"]
-    panels = json.loads(dashboard["attributes"]["panelsJSON"])
-    names = {ref["name"]: ref["id"] for ref in dashboard["references"]}
-    shown = {names[panel["panelRefName"]] for panel in panels}
-    assert shown == {oid for oid, o in objects.items() if o["type"] == "visualization"}
+    shown: list[str] = []
+    for dashboard in (o for o in objects.values() if o["type"] == "dashboard"):
+        panels = json.loads(dashboard["attributes"]["panelsJSON"])
+        names = {ref["name"]: ref["id"] for ref in dashboard["references"]}
+        shown += [names[panel["panelRefName"]] for panel in panels]
+    assert sorted(shown) == sorted(oid for oid, o in objects.items() if o["type"] == "visualization")
 
 
 def test_compose_loads_the_file_into_kibana_once_it_is_healthy():
