@@ -7,7 +7,7 @@ model, orientation) does not depend on which source found a candidate."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -18,6 +18,9 @@ from parawire.indexer import SentenceIndex
 from parawire.nlp import VectorFiles
 from parawire.records import Sentence
 from parawire.store import Store
+
+# A language's sentence vectors (a language without them: an error naming the fix).
+VectorsOf = Callable[[str], VectorFiles]
 
 
 @dataclass(slots=True)
@@ -40,14 +43,15 @@ class SearchContext:
     """What a source may read while searching one batch: the store, the index, the run's
     parameters, the batch's counts (each source adds its own), and, when the run searches
     within stories, each reference's story and the ids of its story's sentences from other
-    outlets (None: the whole date window)."""
+    outlets (None: the whole date window), and each language's sentence vectors when a
+    source reads them."""
 
     store: Store
     index: SentenceIndex
     params: AlignParams
     counts: Counter[str]
     partners: Mapping[int, tuple[int, list[int]]] | None = None
-    vectors: VectorFiles | None = None
+    vectors: VectorsOf | None = None
 
 
 class CandidateSource(Protocol):

@@ -13,6 +13,7 @@ import numpy as np
 
 from parawire.aligner.candidates import CANDIDATE_SOURCES, Candidate, SearchContext, story_of
 from parawire.aligner.oracle import within_filters
+from parawire.nlp import VectorFiles
 from parawire.records import Sentence
 
 
@@ -35,14 +36,13 @@ def pool_of(reference: Sentence, context: SearchContext,
     return window[key]
 
 
-def nearest_valid(reference: Sentence, query: np.ndarray, pool: list[int],
+def nearest_valid(reference: Sentence, query: np.ndarray, pool: list[int], files: VectorFiles,
                   context: SearchContext, k: int) -> list[tuple[Sentence, float]]:
     """The k sentences of the pool with the highest cosine that pass the filters, exactly:
     the search widens until k pass or the pool is spent."""
-    assert context.vectors is not None
     wanted = k + 16
     while True:
-        (hits,) = context.vectors.search(query[None, :], pool, wanted)
+        (hits,) = files.search(query[None, :], pool, wanted)
         sentences = context.store.sentences_by_id(i for i, _ in hits)
         kept = [(sentences[i], score) for i, score in hits
                 if within_filters(reference, sentences[i], context.params)]
@@ -51,11 +51,10 @@ def nearest_valid(reference: Sentence, query: np.ndarray, pool: list[int],
         wanted *= 4
 
 
-def neighbourhood(vectors: np.ndarray, ids: Sequence[int], pool: list[int],
-                  context: SearchContext, m: int) -> np.ndarray:
+def neighbourhood(vectors: np.ndarray, ids: Sequence[int], pool: list[int], files: VectorFiles,
+                  m: int) -> np.ndarray:
     """Each row's mean cosine to its m nearest pool sentences other than itself."""
-    assert context.vectors is not None
-    found = context.vectors.search(vectors, pool, m + 1)
+    found = files.search(vectors, pool, m + 1)
     means = [np.mean([s for i, s in hits if i != own][:m] or [0.0])
              for own, hits in zip(ids, found, strict=True)]
     return np.asarray(means, dtype=np.float32)
@@ -69,29 +68,42 @@ class DenseSource:
 
     def candidates(self, references: Sequence[Sentence],
                    context: SearchContext) -> list[Candidate]:
-        """Every reference's nearest valid sentences with cosine and margin."""
+        """Every reference's nearest valid sentences with cosine and margin, among the
+        vectors of its language."""
         if context.vectors is None or not references:
             return []
+        params = context.params
+        by_language: dict[str, list[Sentence]] = {}
+        for r in references:
+            if len(r.text.split()) >= params.dense_min_words and r.id is not None:
+                by_language.setdefault(r.language, []).append(r)
+        found: list[Candidate] = []
+        for language, long_enough in sorted(by_language.items()):
+            found += self._language_candidates(long_enough, context.vectors(language), context)
+        context.counts["dense_candidates"] += len(found)
+        return found
+
+    def _language_candidates(self, long_enough: list[Sentence], files: VectorFiles,
+                             context: SearchContext) -> list[Candidate]:
         params, counts = context.params, context.counts
-        long_enough = [r for r in references
-                       if len(r.text.split()) >= params.dense_min_words and r.id is not None]
-        held = context.vectors.rows_of([r.id for r in long_enough]) >= 0
-        # another language's sentence, or one stored after the last `parawire embed`
+        held = files.rows_of([r.id for r in long_enough]) >= 0
+        # a sentence stored after the last `parawire embed`
         counts["dense_no_vector"] += int((~held).sum())
         searched = [r for r, has in zip(long_enough, held, strict=True) if has]
-        queries = context.vectors.get([r.id for r in searched])
+        queries = files.get([r.id for r in searched])
         window: dict[object, list[int]] = {}
         found: list[Candidate] = []
         for reference, query in zip(searched, queries, strict=True):
             counts["dense_references"] += 1
             pool = pool_of(reference, context, window)
-            hits = nearest_valid(reference, query, pool, context, params.dense_k)
+            hits = nearest_valid(reference, query, pool, files, context, params.dense_k)
             if not hits:
                 continue
             ids = [reference.id, *(s.id for s, _ in hits)]
             m = max(params.margin_k, params.dense_k if params.mutual_best else 0)
-            means = neighbourhood(context.vectors.get(ids), ids, pool, context, m)
-            mutual = self._mutual(ids, pool, context) if params.mutual_best else None
+            means = neighbourhood(files.get(ids), ids, pool, files, m)
+            mutual = self._mutual(ids, pool, files, params.dense_k) if params.mutual_best \
+                else None
             for j, (sentence, cosine) in enumerate(hits, start=1):
                 if mutual is not None and not mutual[j]:
                     counts["dense_not_mutual"] += 1
@@ -100,15 +112,12 @@ class DenseSource:
                 found.append(Candidate(reference, sentence, self.name, cosine, cosine,
                                        {"cosine": cosine, "margin": float(margin)},
                                        story_of(reference.id, context)))
-        counts["dense_candidates"] += len(found)
         return found
 
     @staticmethod
-    def _mutual(ids: list[int | None], pool: list[int], context: SearchContext) -> list[bool]:
-        """Whether the reference (ids[0]) is among each candidate's dense_k nearest."""
-        assert context.vectors is not None
-        k = context.params.dense_k
-        found = context.vectors.search(context.vectors.get(ids), [*pool, ids[0]], k + 1)
+    def _mutual(ids: list[int | None], pool: list[int], files: VectorFiles, k: int) -> list[bool]:
+        """Whether the reference (ids[0]) is among each candidate's k nearest."""
+        found = files.search(files.get(ids), [*pool, ids[0]], k + 1)
         return [ids[0] in [i for i, _ in hits if i != own][:k]
                 for own, hits in zip(ids, found, strict=True)]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from parawire.aligner.batch_features import EmbedderOf
-from parawire.aligner.candidates import CANDIDATE_SOURCES, Candidate, SearchContext
+from parawire.aligner.candidates import CANDIDATE_SOURCES, Candidate, SearchContext, VectorsOf
 from parawire.aligner.constraints import is_paraphrase, is_reference
 from parawire.aligner.dataset import text_pair_key
 from parawire.aligner.dense import DenseSource
@@ -15,7 +15,6 @@ from parawire.aligner.pair_model import FeaturePairModel, load_pair_model
 from parawire.aligner.pairs import graded_pair
 from parawire.aligner.params import AlignParams
 from parawire.indexer import SentenceIndex
-from parawire.nlp import VectorFiles
 from parawire.records import AlignmentRun, Pair
 from parawire.store import Store
 
@@ -73,9 +72,9 @@ def start_run(store: Store, params: AlignParams) -> tuple[AlignmentRun, list[int
 
 def align_batch(store: Store, index: SentenceIndex, run_id: int, params: AlignParams,
                 reference_ids: list[int], embedder_of: EmbedderOf,
-                vectors: VectorFiles | None = None) -> dict[str, int]:
-    """Search every reference of a batch (with the run's candidate sources; `vectors` for
-    the dense one), grade its candidates, store the pairs graded at least
+                vectors: VectorsOf | None = None) -> dict[str, int]:
+    """Search every reference of a batch (with the run's candidate sources; `vectors`, each
+    language's, for the dense one), grade its candidates, store the pairs graded at least
     `min_stored_grade`, mark the references done; returns counts (drops by reason, stored
     pairs by grade)."""
     counts: Counter[str] = Counter()

@@ -10,6 +10,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, Literal
 
+from parawire.aligner.candidates import VectorsOf
 from parawire.aligner.dataset import DatasetOptions
 from parawire.aligner.export import Provenance, export_run
 from parawire.aligner.params import AlignParams
@@ -42,13 +43,21 @@ def open_alignment(settings: Settings, scope: AlignScope) -> Opened:
     return Opened(run_id=run.id, parts=parts, total=len(pending), unit="reference")
 
 
-def _vectors(settings: Settings, store: Store, params: AlignParams) -> VectorFiles | None:
-    """The run language's sentence vectors when the run's method reads them."""
+def _vectors(settings: Settings, store: Store, params: AlignParams) -> VectorsOf | None:
+    """Each language's sentence vectors, opened once when first asked for, when the run's
+    method reads them (a run without --lang searches every language among its own)."""
     if params.method == "hcsss":
         return None
-    files = VectorFiles.existing(vectors_folder(settings.data_dir, params.language or "en"))
-    files.check_store(store.last_sentence_id())
-    return files
+    opened: dict[str, VectorFiles] = {}
+
+    def vectors_of(language: str) -> VectorFiles:
+        if language not in opened:
+            files = VectorFiles.existing(vectors_folder(settings.data_dir, language))
+            files.check_store(store.last_sentence_id())
+            opened[language] = files
+        return opened[language]
+
+    return vectors_of
 
 
 def align_part(settings: Settings, run_id: int, part: dict[str, Any]) -> Counts:

@@ -53,7 +53,7 @@ def test_dense_candidates_are_the_exact_top_k_of_the_filtered_sentences(corpus, 
     store, files = corpus
     params = AlignParams(method="dense", dense_min_words=1, **overrides)
     sentences = [s for batch in store.iter_sentences() for s in batch]
-    context = SearchContext(store, None, params, Counter(), vectors=files)
+    context = SearchContext(store, None, params, Counter(), vectors=lambda _: files)
     found = CANDIDATE_SOURCES["dense"].candidates(sentences, context)
     got: dict[int, list[int]] = {}
     for candidate in found:
@@ -78,7 +78,7 @@ def test_mutual_best_keeps_a_subset(corpus):
     pairs = {}
     for mutual in (False, True):
         params = AlignParams(method="dense", dense_min_words=1, dense_k=2, mutual_best=mutual)
-        context = SearchContext(store, None, params, Counter(), vectors=files)
+        context = SearchContext(store, None, params, Counter(), vectors=lambda _: files)
         pairs[mutual] = {(c.reference.id, c.sentence.id)
                          for c in CANDIDATE_SOURCES["dense"].candidates(sentences, context)}
     assert pairs[True] < pairs[False] and pairs[True]

@@ -55,3 +55,27 @@ def test_embed_once_then_only_the_new_sentences(tmp_path):
     (hits,) = files.search(files.get([ids[TEXTS[0][0]]]), [ids[TEXTS[1][0]], ids[TEXTS[1][1]],
                                                            ids[TEXTS[0][1]]], 1)
     assert hits[0][0] == ids[TEXTS[1][0]]  # the rewording that shares no name
+
+
+FRENCH = ["Le Pentagone a annoncé lundi l'envoi de troupes supplémentaires dans la région.",
+          "Le ministère de la Défense enverra davantage de soldats dans la zone, a-t-il dit."]
+
+
+def test_a_run_without_a_language_searches_each_language_among_its_own_vectors(tmp_path):
+    """English and French references, each embedded by its language's model into its own
+    files: an alignment run over every language finds dense candidates in both."""
+    settings = load_settings(data_dir=tmp_path, align={"method": "dense", "dense_k": 1,
+                                                       "min_stored_grade": 0})
+    store = store_of(settings)
+    for n, (english, french) in enumerate(zip(TEXTS, FRENCH, strict=True)):
+        store_annotated_article(store, f"http://news.test/en-{n}",
+                                [make_sentence(0, 0, [], ["word"], text=english[0])],
+                                source=f"outlet-{n}", published=date(2026, 3, 2))
+        store_annotated_article(store, f"http://news.test/fr-{n}",
+                                [make_sentence(0, 0, [], ["mot"], text=french, language="fr")],
+                                source=f"outlet-{n}", published=date(2026, 3, 2), language="fr")
+    assert run_stage(settings, "embed")["embedded"] == 4
+    run_stage(settings, "index")
+    counts = run_stage(settings, "align")
+    assert counts["dense_references"] == 4 and counts.get("dense_no_vector", 0) == 0, counts
+    assert counts["dense_candidates"] == 4, counts  # each one's rewording, in its language
