@@ -35,24 +35,31 @@ def _flush(files: VectorFiles, embedder: Embedder, batch: list[Sentence],
 
 def embed(settings: Settings, scope: EmbedScope) -> Counts:
     """Append the vectors of the sentences each language's files lack (an interrupted run
-    resumes after the last whole row); empty texts get none and are counted."""
+    resumes after the last whole row); empty texts get none and are counted. Only the
+    sentences above the lowest id a language's files end at are read."""
     store = store_of(settings)
     last = store.last_sentence_id()
     counts: Counter[str] = Counter()
     opened: dict[str, tuple[VectorFiles, Embedder, list[Sentence]]] = {}
+
+    def files_of(language: str) -> tuple[VectorFiles, Embedder, list[Sentence]]:
+        if language not in opened:
+            embedder = embedder_for(settings.vectors, settings.data_dir, language)
+            files = VectorFiles(vectors_folder(settings.data_dir, language), embedder.name,
+                                embedder.version, embedder.dimensions, reset=True)
+            if scope.redo:
+                files.clear()
+            files.check_store(last)
+            opened[language] = (files, embedder, [])
+        return opened[language]
+
+    # A language first stored after this point has only sentences above `last`.
+    start = min((files_of(language)[0].last_id() for language in store.sentence_languages()),
+                default=last)
     chunk = max(settings.vectors.batch_size * 16, 256)
-    for batch in store.iter_sentences():
+    for batch in store.iter_sentences(after_id=start):
         for sentence in batch:
-            if sentence.language not in opened:
-                embedder = embedder_for(settings.vectors, settings.data_dir, sentence.language)
-                files = VectorFiles(vectors_folder(settings.data_dir, sentence.language),
-                                    embedder.name, embedder.version, embedder.dimensions,
-                                    reset=True)
-                if scope.redo:
-                    files.clear()
-                files.check_store(last)
-                opened[sentence.language] = (files, embedder, [])
-            files, embedder, pending = opened[sentence.language]
+            files, embedder, pending = files_of(sentence.language)
             assert sentence.id is not None
             if sentence.id <= files.last_id():
                 continue

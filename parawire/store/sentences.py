@@ -85,6 +85,12 @@ class SentenceQueries(CollocationQueries):
         """How many sentences have id > after_id."""
         return self._count(schema.sentences.c.id > after_id)
 
+    def sentence_languages(self) -> list[str]:
+        """The languages of the stored sentences, sorted."""
+        column = schema.sentences.c.language
+        with self.engine.connect() as conn:
+            return list(conn.scalars(sa.select(column).distinct().order_by(column)))
+
     def last_sentence_id(self) -> int:
         """The highest sentence id (0 when there is none)."""
         with self.engine.connect() as conn:

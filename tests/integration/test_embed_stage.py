@@ -22,7 +22,7 @@ TEXTS = [
 ]
 
 
-def test_embed_once_then_only_the_new_sentences(tmp_path):
+def test_embed_once_then_only_the_new_sentences(tmp_path, monkeypatch):
     settings = load_settings(data_dir=tmp_path)
     store = store_of(settings)
     for n, texts in enumerate(TEXTS):
@@ -37,8 +37,14 @@ def test_embed_once_then_only_the_new_sentences(tmp_path):
                             [make_sentence(0, 0, [], ["word"], text=TEXTS[0][0]),
                              make_sentence(0, 0, [], ["word"], text="   ")],
                             source="outlet-9", published=date(2026, 3, 3))
+    reads_after = []
+    reading = store.iter_sentences
+    monkeypatch.setattr(store, "iter_sentences",
+                        lambda after_id=0: reads_after.append(after_id) or reading(after_id))
     second = run_stage(settings, "embed")
     assert second["embedded"] == 1 and second["skipped_empty"] == 1 and second["vectors"] == 5
+    assert reads_after == [files.last_id()]  # only what came after the last vector is read
+    monkeypatch.setattr(store, "iter_sentences", reading)
     files = VectorFiles.existing(vectors_folder(tmp_path, "en"))
     assert np.array_equal(files.vectors[:4], before)
     assert np.array_equal(files.vectors[4], files.vectors[0])  # equal texts, equal vectors
