@@ -342,6 +342,7 @@ def get_health(state: State) -> Any:
                     responses={200: {"content": {"text/plain": {}}},
                                503: {"model": ErrorOut, "description": COMMON[503]["description"]}})
 def get_metrics(state: State) -> Response:
-    """Prometheus metrics: rows per table, crawl pages and errors by reason, run durations."""
-    return Response(health.metrics_text(state.store),
+    """Prometheus metrics: rows per table, crawl pages and errors by reason, run durations
+    (read from the store at most every dashboard.overview_check_seconds)."""
+    return Response(state.metrics.get(),
                     media_type="text/plain; version=0.0.4; charset=utf-8")

@@ -26,10 +26,12 @@ from parawire.dashboard.guards import (
     allowed_methods,
     store_unavailable,
 )
+from parawire.dashboard.health import metrics_text
 from parawire.dashboard.overview import OverviewCache
 from parawire.dashboard.runs import IndexStatsCache
 from parawire.dashboard.security import SecurityHeaders
 from parawire.dashboard.state import DashboardState
+from parawire.dashboard.throttle import Throttled
 from parawire.store import Store, store_of
 
 STATIC = Path(__file__).with_name("static")
@@ -90,7 +92,8 @@ def create_app(settings: Settings, token: str | None = None, store: Store | None
         settings=settings, store=store,
         token=settings.serve.token if token is None else token,
         overview=OverviewCache(store, settings.dashboard.overview_check_seconds),
-        index=IndexStatsCache(settings, settings.dashboard.overview_check_seconds))
+        index=IndexStatsCache(settings, settings.dashboard.overview_check_seconds),
+        metrics=Throttled(lambda: metrics_text(store), settings.dashboard.overview_check_seconds))
     # The last added middleware runs first: headers on every answer, then the Host check,
     # then control characters.
     app.add_middleware(ControlGuard)

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-import threading
-import time
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from parawire.config import Settings
+from parawire.dashboard.throttle import Throttled
 from parawire.errors import ParawireError
 from parawire.indexer import open_index
 from parawire.records import OutletHealth, Run
@@ -113,21 +112,18 @@ class IndexStatsCache:
 
     def __init__(self, settings: Settings, seconds: float) -> None:
         self.settings = settings
-        self.seconds = seconds
-        self._lock = threading.Lock()
-        self._read: tuple[float, dict[str, Any] | None, str | None] | None = None
+        self._read = Throttled(self._stats, seconds)
+
+    def _stats(self) -> tuple[dict[str, Any] | None, str | None]:
+        try:
+            return asdict(open_index(self.settings).stats()), None
+        except ParawireError as exc:
+            return None, str(exc)
 
     def beside(self, stored: int) -> dict[str, Any]:
         """The index's statistics next to the `stored` sentences; an unreachable index
         gives its one-line error instead of the counts."""
-        with self._lock:
-            if self._read is None or time.monotonic() - self._read[0] >= self.seconds:
-                try:
-                    self._read = (time.monotonic(), asdict(open_index(self.settings).stats()),
-                                  None)
-                except ParawireError as exc:
-                    self._read = (time.monotonic(), None, str(exc))
-            _, stats, error = self._read
+        stats, error = self._read.get()
         return {"backend": self.settings.index.backend, "stored_sentences": stored,
                 "not_indexed": None if stats is None else max(stored - stats["total"], 0),
                 "stats": stats, "error": error}

@@ -1,5 +1,5 @@
 """What every request of the dashboard shares: settings, store, token, overview cache,
-index statistics."""
+index statistics, Prometheus metrics."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from fastapi import Request
 from parawire.config import Settings
 from parawire.dashboard.overview import OverviewCache
 from parawire.dashboard.runs import IndexStatsCache
+from parawire.dashboard.throttle import Throttled
 from parawire.store import Store
 
 
@@ -22,6 +23,7 @@ class DashboardState:
     token: str
     overview: OverviewCache
     index: IndexStatsCache
+    metrics: Throttled[bytes]
 
 
 async def state_of(request: Request) -> DashboardState:

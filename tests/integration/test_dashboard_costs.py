@@ -233,3 +233,19 @@ def test_index_statistics_are_read_at_most_every_check_interval(store, tmp_path,
     assert client.get("/api/index").json()["stats"]["total"] == 0
     assert client.get("/crawl").status_code == 200 and client.get("/api/index").status_code == 200
     assert len(reads) == 1
+
+
+@pytest.mark.parametrize("seconds, counts", [(3600, 1), (0, 3)])
+def test_metrics_are_counted_at_most_every_check_interval(store, tmp_path, monkeypatch,
+                                                          seconds, counts):
+    """/metrics reads the store's row counts once per dashboard.overview_check_seconds
+    (20 clients asking at once otherwise each counted every table)."""
+    settings = load_settings(data_dir=tmp_path, dashboard={"overview_check_seconds": seconds})
+    client = TestClient(create_app(settings, token="t", store=store), base_url="http://127.0.0.1")
+    reads = []
+    real = store.counts
+    monkeypatch.setattr(store, "counts", lambda: reads.append(1) or real())
+    first = client.get("/metrics").text
+    assert 'parawire_rows{table="pairs"} 0.0' in first
+    assert all(client.get("/metrics").text == first for _ in range(2))
+    assert len(reads) == counts
