@@ -179,6 +179,8 @@ Index("ix_pairs_run_id_id", pairs.c.run_id, pairs.c.id)
 Index("ix_pairs_input_sentence_id", pairs.c.input_sentence_id)
 Index("ix_pairs_target_sentence_id", pairs.c.target_sentence_id)
 Index("ix_pairs_story_id", pairs.c.story_id)
+# The pair browser's grade/direction filters (with extended statistics on PostgreSQL: 0017).
+Index("ix_pairs_direction_grade_id", pairs.c.direction, pairs.c.grade, pairs.c.id)
 Index("ix_stories_language_last_day", stories.c.language, stories.c.last_day)
 Index("ix_sentences_source", sentences.c.source)
 Index("ix_sentences_volume", *(sentences.c[name] for name in VOLUME_COLUMNS))

@@ -19,10 +19,11 @@ from parawire.dashboard import create_app, pages
 from parawire.dashboard import overview as overview_module
 from parawire.dashboard import runs as runs_module
 from parawire.dashboard.overview import OverviewCache
-from parawire.records import Pair
+from parawire.records import Pair, PairQuery
 from parawire.store import Store, schema
 from parawire.store import review as review_module
 from parawire.store.overview import _volume_queries
+from parawire.store.pair_search import search_select
 from tests.factories import make_sentence, store_annotated_article
 
 
@@ -145,6 +146,31 @@ def test_run_volumes_join_sentences_through_the_volume_index(store):
             plan = "\n".join(row[0] for row in conn.exec_driver_sql("EXPLAIN " + compiled))
             assert "Index Only Scan using ix_sentences_id_volume" in plan, plan
             assert "sentences_pkey" not in plan, plan
+
+
+def test_a_grade_and_direction_no_pair_has_is_looked_up_not_scanned_for(store):
+    """Grade and direction are correlated (grade 5 is "equivalent"): with migration 0017's
+    statistics PostgreSQL knows a combination no pair has and reads the (direction, grade,
+    id) index for it; before, it scanned every pair backwards by id."""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("extended statistics are PostgreSQL's")
+    count = 3000
+    sentences = [make_sentence(0, 0, ["rossi"], ["budget"], text=f"Sentence number {k}.")
+                 for k in range(count + 1)]
+    ids = store_annotated_article(store, "http://news.test/grades", sentences)
+    run = store.find_or_start_alignment_run("grades", {})
+    kinds = [(5, "equivalent"), (4, "equivalent"), (3, "a_covers_b"), (2, "both_add")]
+    store.record_references(run.id, ids[:count], [
+        Pair(run.id, ids[k], ids[k + 1], 0.9, 9.0, 1, 1, grade=kinds[k % 4][0],
+             direction=kinds[k % 4][1]) for k in range(count)])
+    with store.engine.connect() as conn:
+        conn.exec_driver_sql("ANALYZE pairs")
+        select = search_select(PairQuery(min_grade=5, direction="both_add"), "postgresql")
+        compiled = str(select.compile(dialect=store.engine.dialect,
+                                      compile_kwargs={"literal_binds": True}))
+        plan = "\n".join(row[0] for row in conn.exec_driver_sql("EXPLAIN " + compiled))
+    assert "ix_pairs_direction_grade_id" in plan, plan
+    assert "Backward using pairs_pkey" not in plan, plan
 
 
 def test_the_overview_is_serialised_once_per_count(store):
