@@ -104,12 +104,11 @@ class ElasticsearchViews:
         documents were written or removed (0 when already in step)."""
         if self._totals("stories", "article_count") == store.story_totals():
             return 0
-        written, kept = 0, set()
-        after = 0
+        written, kept, after = 0, set[str](), 0
         while page := store.stories_after(after, PAGE):
             written += self.publish_stories(page)
             kept.update(str(story.id) for story in page)
-            after = page[-1].id or after
+            after = max(story.id or 0 for story in page)
         gone = [doc_id for doc_id in self._ids("stories") if doc_id not in kept]
         removed = self.index.bulk(({"_op_type": "delete", "_index": self.alias("stories"),
                                     "_id": doc_id} for doc_id in gone), "story")
