@@ -48,27 +48,37 @@ _UPDATED = re.compile(r"updat|modif|aktualisiert|actualiz|mis à jour|aggiornat|
                       r"atualizad|изменен|обновлен", re.IGNORECASE)
 
 
+def is_update(text: str) -> bool:
+    """Whether a date line's text or markup labels an update or modification."""
+    return _UPDATED.search(text) is not None
+
+
+# English month abbreviations as a word's start: a date line without its year ("Posted
+# Nov 18, 8:19 PM") is read when it names the month.
+_MONTH_WORD = {month: re.compile(rf"\b{month}", re.IGNORECASE) for month in _MONTHS}
+
+
 def _states_day(line: str, day: date) -> bool:
     """Whether a date line writes this day of the month (not as part of a clock time)
-    and its year."""
-    return (str(day.year) in line
+    and its year or its month's English name."""
+    return ((str(day.year) in line or _MONTH_WORD[_MONTHS[day.month - 1]].search(line))
             and re.search(rf"(?<![\d:]){day.day:d}(?!\d|:\d)|(?<![\d:])0{day.day:d}(?!\d|:\d)",
                           line) is not None)
 
 
-def stated_day(day: date, lines: list[str]) -> date:
+def stated_day(day: date, lines: list[str]) -> date | None:
     """The day the page's visible date lines give for a date found in its metadata: a
     timestamp in UTC or mislabelled may fall on the day before or after the outlet's own
     (a story of 9:24 pm in New York is stamped 02:24 UTC the next day). The first line
     (what follows an update's label aside) that writes exactly one of those days decides;
-    else the day stays."""
+    None when no line does."""
     near = [day, day - timedelta(days=1), day + timedelta(days=1)]
     for line in lines:
         line = _UPDATED.split(line, maxsplit=1)[0]
         stated = [other for other in near if _states_day(line, other)]
         if len(stated) == 1:
             return stated[0]
-    return day
+    return None
 
 
 # An ISO timestamp with its time zone: "2019-11-20T04:26:47Z", "2019-11-19 21:57:00 -0800".

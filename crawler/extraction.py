@@ -18,10 +18,17 @@ from parawire.crawler.body import (
     without_boilerplate,
     without_headline,
 )
-from parawire.crawler.dates import date_from_url, local_day, publication_date, stated_day
+from parawire.crawler.dates import (
+    date_from_url,
+    local_day,
+    plausible,
+    publication_date,
+    stated_day,
+    time_zone,
+)
 from parawire.crawler.headline import choose_headline
 from parawire.crawler.language import detect_language
-from parawire.crawler.page_meta import PageMeta, date_lines, read_page_meta
+from parawire.crawler.page_meta import PageMeta, date_lines, line_stamps, read_page_meta
 from parawire.crawler.typography import normalise_lines
 
 TRACKING_PREFIXES = ("utm_", "fbclid", "gclid", "mc_", "ref", "cmpid", "ocid")
@@ -92,11 +99,14 @@ def _trafilatura(document: str | HtmlElement, url: str, fast: bool) -> Any:
 
 def _published(tree: HtmlElement, meta: PageMeta, url: str, today: date,
                oldest: date) -> date | None:
-    """The article's own JSON-LD datePublished, its article:published_time, the URL's date,
-    htmldate's guess from the page's markup (run only when those are missing or
-    implausible), and last htmldate's search of the page's text (a page with no date is
-    skipped). A timestamp's day (metadata's, htmldate's) is the one the page's date line
-    states when that is the day before or after (crawler.dates.stated_day)."""
+    """The article's own JSON-LD datePublished or article:published_time, else the URL's
+    date, the timestamp of a <time> element by the headline, htmldate's guess from the
+    page's markup (run only when those are missing or implausible), and last htmldate's
+    search of the page's text (a page with no date is skipped). A timestamp's day is the
+    one the page's date line states when that is the day before or after
+    (crawler.dates.stated_day); where no line states one, a metadata timestamp that does
+    not give the outlet's time zone (in UTC or none, and the page names no zone) takes the
+    URL's day when that is the day before or after: the outlet wrote its own day there."""
 
     def guess(extensive: bool) -> date | None:
         return _metadata_date(find_date(
@@ -104,17 +114,25 @@ def _published(tree: HtmlElement, meta: PageMeta, url: str, today: date,
             deferred_url_extractor=True, min_date=oldest.isoformat(),
             max_date=today.isoformat()))
 
-    stamp = publication_date([local_day(meta.ld_published, meta.zones),
-                              local_day(meta.meta_published, meta.zones)], oldest, today)
-    if stamp is None:
-        listed = publication_date([date_from_url(url)], oldest, today)
-        if listed is not None:
-            return listed
-        stamp = (publication_date([guess(False)], oldest, today)
+    listed = publication_date([date_from_url(url)], oldest, today)
+    stamped = next(((value, day) for value in (meta.ld_published, meta.meta_published)
+                    if plausible(day := local_day(value, meta.zones), oldest, today)), None)
+    if stamped is not None:
+        value, stamp = stamped
+    elif listed is not None:
+        return listed
+    else:
+        value = ""
+        stamp = (publication_date([local_day(time, meta.zones)
+                                   for time in line_stamps(meta.headline_element)], oldest, today)
+                 or publication_date([guess(False)], oldest, today)
                  or publication_date([guess(True)], oldest, today))
     if stamp is None:
         return None
     stated = stated_day(stamp, date_lines(meta.headline_element))
+    if (stated is None and value and listed is not None and abs((listed - stamp).days) == 1
+            and not (time_zone(value) or meta.zones)):
+        stated = listed
     return publication_date([stated, stamp], oldest, today)
 
 
@@ -128,9 +146,9 @@ def extract(html: str, url: str, today: date, oldest: date = date(1995, 1, 1),
     The headline is chosen by agreement (crawler.headline) and removed from the top of the
     body, the outlet's known boilerplate lines are dropped, and typography is normalised.
     The date is the article's own JSON-LD datePublished or article:published_time, then
-    htmldate's, then the URL's, then one found in the page's text; one in the future or
-    before `oldest` is not taken. The
-    title, author and date come from the page's own metadata (crawler.page_meta), not from
+    the URL's, a <time> element's by the headline, htmldate's, then one found in the page's
+    text (`_published`); one in the future or before `oldest` is not taken. The title,
+    author and date come from the page's own metadata (crawler.page_meta), not from
     trafilatura's, which costs a quarter of its time.
     """
     tree = load_html(html)

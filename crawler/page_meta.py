@@ -14,7 +14,7 @@ from typing import Any
 from lxml import etree
 from lxml.html import HtmlElement
 
-from parawire.crawler.dates import time_zone
+from parawire.crawler.dates import is_update, time_zone
 from parawire.crawler.typography import normalise
 
 # JSON-LD types whose datePublished and headline are the article's own.
@@ -172,6 +172,19 @@ def date_lines(anchor: HtmlElement | None) -> list[str]:
                 found.append(text)
                 if len(found) == DATE_LINES:
                     break
+    return found
+
+
+def line_stamps(anchor: HtmlElement | None) -> list[str]:
+    """The machine-readable timestamps (`datetime`) of the <time> elements after the page's
+    headline element and near it, as date_lines finds them, leaving out those that date an
+    update (by their text, class or itemprop)."""
+    found: list[str] = []
+    for node in islice(_following(anchor), DATE_SCAN) if anchor is not None else ():
+        stamp = (node.get("datetime") or "").strip() if node.tag == "time" else ""
+        marks = f"{node.text_content()} {node.get('class')} {node.get('itemprop')}"
+        if stamp and not is_update(marks) and stamp not in found:
+            found.append(stamp)
     return found
 
 

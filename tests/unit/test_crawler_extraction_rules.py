@@ -214,4 +214,32 @@ def test_url_dates_with_month_names():
     assert date_from_url("https://example.org/2019/11/18/story") == date(2019, 11, 18)
     assert stated_day(date(2019, 11, 20), ["10:31 pm CST, Nov 19, 2019"]) == date(2019, 11, 19)
     # A line that writes two of the candidate days decides nothing.
-    assert stated_day(date(2019, 11, 20), ["Nov 19, 2019 \u00b7 20 comments"]) == date(2019, 11, 20)
+    assert stated_day(date(2019, 11, 20), ["Nov 19, 2019 \u00b7 20 comments"]) is None
+    # A line without its year is read when it names the month.
+    assert stated_day(date(2019, 11, 19), ["Posted Nov 18, 8:19 PM"]) == date(2019, 11, 18)
+    assert stated_day(date(2019, 11, 19), ["Posted 18, 8:19 PM"]) is None
+
+
+def test_a_utc_timestamp_takes_the_urls_day_where_no_line_states_one():
+    # 11:58 pm in New York is 04:58 UTC the next day; the outlet dated its URL in New York.
+    url = "https://example.org/2019/11/18/attorney-general-investigating"
+    found = extract(article_page(_stamped("2019-11-19T04:58:46Z"), "Isles win in overtime",
+                                 "By Staff / 2 days"), url, TODAY)
+    assert found is not None and found.published == date(2019, 11, 18)
+    # A timestamp in the outlet's own zone keeps its day, and a date line beats the URL.
+    found = extract(article_page(_stamped("2019-11-19T00:58:46-04:00"), "Isles win in overtime"),
+                    url, TODAY)
+    assert found is not None and found.published == date(2019, 11, 19)
+    found = extract(article_page(_stamped("2019-11-20T06:07:01+0000"), "Isles win in overtime",
+                                 "November 20, 2019 / 1:07 AM / Staff"),
+                    "https://example.org/news/isles-win-2019-11-19/", TODAY)
+    assert found is not None and found.published == date(2019, 11, 20)
+
+
+def test_a_time_element_by_the_headline_dates_a_page_without_metadata():
+    byline = ('<time class="updated" datetime="2019-11-20T09:00:00.000Z">Updated</time> '
+              '<time datetime="2019-11-19T10:36:00.000Z">1 day ago</time>')
+    found = extract(article_page("", "Isles win in overtime", byline,
+                                 strip="Wednesday, November 20, 2019"),
+                    "https://example.org/sports/isles", TODAY)
+    assert found is not None and found.published == date(2019, 11, 19)
