@@ -78,13 +78,16 @@ def test_headlines_and_dates_are_the_pages_own_in_its_characters(scored, shared_
     folder = shared_data / "extraction"
     _, result = scored
     titles = titles_by_half(load_saved_pages(folder), result["stored"], load_title_truth(folder))
-    # The held-out half (choices were tuned on TUNE only).
+    # The held-out half (choices were tuned on TUNE only; three date rules were found on
+    # CHECK's misses, so its date figures are no longer blind: docs/architecture.md).
     check = titles[CHECK]
     assert check["parawire"]["pages"] == check["trafilatura"]["pages"] == 101
     assert check["parawire"]["headline_exact"] >= 0.90, check["misses"]["parawire"]
     assert check["parawire"]["headline_exact"] > check["trafilatura"]["headline_exact"] + 0.2
     assert check["parawire"]["date_within_a_day"] >= 0.98, check["misses"]["parawire"]
-    assert check["parawire"]["date_exact"] >= check["trafilatura"]["date_exact"]
+    assert check["parawire"]["date_exact"] >= 0.95, check["misses"]["parawire"]
+    assert check["parawire"]["date_exact"] > check["trafilatura"]["date_exact"]
+    assert titles[TUNE]["parawire"]["date_exact"] >= 0.98, titles[TUNE]["misses"]["parawire"]
     # No stored title or body line differs from the page beyond whitespace and entities.
     assert titles[TUNE]["changed_lines"] == check["changed_lines"] == []
 
