@@ -182,8 +182,8 @@ def line_stamps(anchor: HtmlElement | None) -> list[str]:
     found: list[str] = []
     for node in islice(_following(anchor), DATE_SCAN) if anchor is not None else ():
         stamp = (node.get("datetime") or "").strip() if node.tag == "time" else ""
-        marks = f"{node.text_content()} {node.get('class')} {node.get('itemprop')}"
-        if stamp and not is_update(marks) and stamp not in found:
+        if stamp and stamp not in found and not is_update(
+                f"{node.text_content()} {node.get('class')} {node.get('itemprop')}"):
             found.append(stamp)
     return found
 
