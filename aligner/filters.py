@@ -42,6 +42,18 @@ def fragment(sentence: Sentence) -> bool:
     return (verbless and text.endswith(".")) or text.endswith(OPEN_ENDINGS)
 
 
+# Double quotation marks of every script's pairs ("…", “…”, „…“, «…», »…«): a sentence
+# holding an odd number of them opens or closes a quotation that runs on in another sentence.
+QUOTATION_MARKS = frozenset('"“”„«»')
+
+
+def quote_piece(sentence: Sentence) -> bool:
+    """A piece of a quotation that runs over several sentences: its double quotation marks
+    do not pair up (`"They will be charged.`, `But this isn't about that.”`), so it is
+    one sentence of someone's longer words, cut from what frames it."""
+    return sum(ch in QUOTATION_MARKS for ch in sentence.text) % 2 == 1
+
+
 def is_question(sentence: Sentence) -> bool:
     """The sentence itself asks (a question mark at its very end: a quoted question
     inside a statement does not count)."""
@@ -50,13 +62,16 @@ def is_question(sentence: Sentence) -> bool:
 
 def exact_rule(a: Sentence, b: Sentence, max_copy_edits: int) -> str | None:
     """The exact rule a pair breaks, or None: fragment (either side is a piece of a
-    sentence), question_mismatch (one side asks, the other states), near_copy (the texts
+    sentence), quote_piece (either side is one sentence of a longer quotation),
+    question_mismatch (one side asks, the other states), near_copy (the texts
     differ in at most `max_copy_edits` words: the pair teaches copying), number_conflict
     (both sides state figures and neither side's hold the other's: "two" against "three"),
     date_conflict (both sides name dates and share none: "Monday" against "Tuesday").
     Everything less certain is the pair model's to weigh."""
     if fragment(a) or fragment(b):
         return "fragment"
+    if quote_piece(a) or quote_piece(b):
+        return "quote_piece"
     if is_question(a) != is_question(b):
         return "question_mismatch"
     if word_diff(a.text, b.text).edits <= max_copy_edits:

@@ -3,7 +3,7 @@ MSRP (train) and AllSides sentences."""
 
 from __future__ import annotations
 
-from parawire.aligner.filters import exact_rule
+from parawire.aligner.filters import exact_rule, quote_piece
 from parawire.aligner.signals import numbers, quoted_words
 from parawire.records import Sentence
 from parawire.textnorm import words
@@ -86,6 +86,24 @@ def test_a_piece_of_a_sentence_is_a_fragment():
     nominated = sentence("Donald Trump to nominate Tom Price for Health and Human Services "
                          "secretary", ["price", "trump"])
     assert exact_rule(headline, nominated, max_copy_edits=2) is None
+
+
+def test_one_sentence_of_a_longer_quotation_is_a_quote_piece():
+    # AllSides (June-July 2020): the splitter cut quotations that run over sentences
+    opened = sentence("\u201cPlan A, don\u2019t go in a crowd.", [])
+    closed = sentence("But this isn\u2019t about that.\u201d", [])
+    fauci = sentence("Fauci told lawmakers during the hearing that Americans should avoid "
+                     "going into crowds, but if they must, they should wear a mask.", ["fauci"])
+    assert exact_rule(fauci, opened, max_copy_edits=2) == "quote_piece"
+    assert exact_rule(closed, fauci, max_copy_edits=2) == "quote_piece"
+    # whole quotations pair up, in any script's marks
+    whole = [sentence("\u201cI was wrong,\u201d McConnell said.", ["mcconnell"]),
+             sentence("\u201eWir bleiben\u201c, sagte sie.", []),
+             sentence("\u00abNous restons\u00bb, a-t-elle dit.", []),
+             sentence('"They will be charged," she said.', [])]
+    assert not any(quote_piece(s) for s in whole)
+    assert exact_rule(whole[0], sentence("McConnell walked back his claim, saying he made a "
+                                         "mistake.", ["mcconnell"]), max_copy_edits=2) is None
 
 
 def test_a_question_and_a_statement_are_not_paraphrases():
