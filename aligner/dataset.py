@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from parawire.config import ExportConfig
 from parawire.records import PairRow
-from parawire.textnorm import verbatim_key
+from parawire.textnorm import verbatim_key, words
 
 SPLITS = ("train", "valid", "test")
 _EXPORT_DEFAULTS = ExportConfig()  # the defaults live in the config model
@@ -29,6 +29,7 @@ class DatasetOptions:
     min_divergence: float = _EXPORT_DEFAULTS.min_divergence
     max_divergence: float = _EXPORT_DEFAULTS.max_divergence
     quote_pairs: bool = _EXPORT_DEFAULTS.quote_pairs
+    min_target_words: int = _EXPORT_DEFAULTS.min_target_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +67,8 @@ def divergence(row: PairRow) -> float | None:
 def grade_drop(row: PairRow, options: DatasetOptions) -> str | None:
     """Why a graded pair is not exported, or None (pairs of ungraded runs always pass):
     below_grade, not_oriented (a grade-3 pair whose input does not cover its target),
-    quote_derived, divergence (outside the band)."""
+    quote_derived, divergence (outside the band), short_target (a target of fewer than
+    min_target_words words)."""
     pair = row.pair
     if pair.grade is None:
         return None
@@ -79,6 +81,8 @@ def grade_drop(row: PairRow, options: DatasetOptions) -> str | None:
     value = divergence(row)
     if value is not None and not options.min_divergence <= value <= options.max_divergence:
         return "divergence"
+    if len(words(row.target.text)) < options.min_target_words:
+        return "short_target"
     return None
 
 

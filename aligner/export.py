@@ -181,6 +181,8 @@ def datasheet(store: Store, run_id: int, fmt: str, options: DatasetOptions,
             f"lexical divergence (1 - BLEU) in [{options.min_divergence}, "
             f"{options.max_divergence}]",
             *([] if options.quote_pairs else ["quote-derived pairs"]),
+            *([f"targets under {options.min_target_words} words"]
+              if options.min_target_words else []),
             "symmetric duplicates",
             "repeated text pairs (same two texts, normalised, either order)",
             *(["one target per input"] if options.one_target_per_input else []),
@@ -195,7 +197,7 @@ def _options_json(options: DatasetOptions) -> dict[str, Any]:
             "ratios": list(options.ratios), "seed": options.seed, "language": options.language,
             "min_grade": options.min_grade, "directional": options.directional,
             "divergence_band": [options.min_divergence, options.max_divergence],
-            "quote_pairs": options.quote_pairs}
+            "quote_pairs": options.quote_pairs, "min_target_words": options.min_target_words}
 
 
 def datasheet_markdown(sheet: dict[str, Any]) -> str:

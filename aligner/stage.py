@@ -133,6 +133,8 @@ class ExportScope(Scope):
     quote_pairs: bool | None = option(
         None, "Keep quote-derived pairs [default: export.quote_pairs].",
         flag="--quote-pairs/--no-quote-pairs")
+    min_target_words: int | None = option(
+        None, "Fewest words of a target [default: export.min_target_words].", ge=0)
 
     def for_caller(self, settings: Settings) -> ExportScope:
         """The run (the latest by default) and the output folder, absolute, as the caller
@@ -157,7 +159,7 @@ def export(settings: Settings, scope: ExportScope) -> Counts:
     scope = scope.for_caller(settings)
     assert scope.run_id is not None and scope.out is not None
     chosen = {"one_target_per_input", "flipped", "min_grade", "directional", "min_divergence",
-              "max_divergence", "quote_pairs"}
+              "max_divergence", "quote_pairs", "min_target_words"}
     given = scope.model_dump(include={"format", "seed", *chosen}, exclude_none=True)
     config = settings.export.model_validate({**settings.export.model_dump(), **given})
     options = DatasetOptions(seed=config.seed, language=scope.language,

@@ -250,6 +250,7 @@ class ExportConfig(_Section):
     min_divergence: float = Field(0.2, ge=0, le=1)
     max_divergence: float = Field(1.0, ge=0, le=1)
     quote_pairs: bool = False
+    min_target_words: int = Field(7, ge=0)
     licence: str = ("The article texts belong to their publishers; check each outlet's terms "
                     "before sharing this corpus.")
 

@@ -19,9 +19,10 @@ pytest.importorskip("torch")
 
 ARTICLES = 150
 MAX_CHARS = 3000  # short articles keep the annotation within CI's budget
-# The path, not the yield, is under test: loose criteria and every graded pair kept, so
-# that the tiny model has pairs to train on.
+# The path, not the yield, is under test: loose criteria, every graded pair stored and
+# exported (short targets too), so that the tiny model has pairs to train on.
 LOOSE = {"min_cn": 2, "min_pn": 1, "alpha": 0.5, "beta": 0.5, "min_stored_grade": 0}
+LOOSE_EXPORT = {"min_grade": 0, "min_target_words": 0}
 
 
 def _slice(shared_data: Path, out: Path) -> Path:
@@ -37,7 +38,7 @@ def _slice(shared_data: Path, out: Path) -> Path:
 @pytest.mark.timeout(600)
 def test_allsides_slice_runs_from_ingest_to_a_trained_model(shared_data: Path, tmp_path: Path):
     archive = _slice(shared_data, tmp_path / "allsides-slice.jsonl")
-    settings = load_settings(data_dir=tmp_path / "data", align=LOOSE)
+    settings = load_settings(data_dir=tmp_path / "data", align=LOOSE, export=LOOSE_EXPORT)
     ingested = run_stage(settings, "ingest", files=[str(archive)], fields=["source=outlet"])
     assert ingested["stored"] + ingested.get("near_duplicate", 0) == ARTICLES
     annotated = run_stage(settings, "annotate")

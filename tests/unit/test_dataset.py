@@ -81,16 +81,19 @@ def test_a_text_pair_repeated_by_copies_of_a_wire_story_is_kept_once():
     assert counts["repeated_text_pairs"] == 2
 
 
-def graded_rows(specs: list[tuple[int, str, dict[str, float]]]) -> list[PairRow]:
-    """Rows of distinct sentences, each pair with a grade, a direction and features."""
+def graded_rows(specs: list[tuple[int, str, dict[str, float]]],
+                target_text: str = "") -> list[PairRow]:
+    """Rows of distinct sentences, each pair with a grade, a direction and features (each
+    target of `target_text`, or of eleven words)."""
     rows = []
     for k, (grade, direction, features) in enumerate(specs):
         a, b = 2 * k + 1, 2 * k + 2
         pair = Pair(1, a, b, 0.9, 9.0, 1, 1, probability=0.8,
                     features={"bleu_divergence": 0.6, "quote_share": 0.0, **features},
                     grade=grade, direction=direction)
+        target = target_text or f"Sentence {b} of the story says the council approved the budget."
         rows.append(PairRow(pair, make_sentence(a, a, ["x"], ["y"]),
-                            make_sentence(b, b, ["x"], ["y"])))
+                            make_sentence(b, b, ["x"], ["y"], text=target)))
     return rows
 
 
@@ -125,6 +128,16 @@ def test_min_grade_directional_band_and_quotes_are_options():
     only_equivalent, _ = build_dataset(rows, DatasetOptions(min_grade=4, min_divergence=0.0,
                                                             quote_pairs=True, **ALL_TRAIN))
     assert {e.row.pair.grade for e in only_equivalent["train"]} == {4}
+
+
+def test_a_short_target_is_left_out_unless_asked_for():
+    # AllSides (July 2020): a long sentence of the story seems to cover any short one
+    rows = graded_rows([(3, "a_covers_b", {})],
+                       target_text="Taylor died when police returned fire.")
+    splits, counts = build_dataset(rows, DatasetOptions(**ALL_TRAIN))
+    assert splits["train"] == [] and counts["short_target"] == 1
+    splits, counts = build_dataset(rows, DatasetOptions(min_target_words=6, **ALL_TRAIN))
+    assert len(splits["train"]) == 1 and counts["short_target"] == 0
 
 
 def test_ungraded_pairs_of_older_runs_export_as_before():
