@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from parawire.config import ExportConfig
@@ -20,6 +20,7 @@ class DatasetOptions:
     """How a run's pairs become examples, and how the examples are split."""
 
     one_target_per_input: bool = _EXPORT_DEFAULTS.one_target_per_input
+    one_input_per_target: bool = _EXPORT_DEFAULTS.one_input_per_target
     flipped: bool = _EXPORT_DEFAULTS.flipped
     ratios: tuple[float, float, float] = (0.8, 0.1, 0.1)
     seed: int = _EXPORT_DEFAULTS.seed
@@ -106,10 +107,27 @@ def distinct_text_pairs(rows: Iterable[PairRow]) -> list[PairRow]:
     return list(best.values())
 
 
+def _by_ids(row: PairRow) -> tuple[int, int]:
+    return row.pair.input_sentence_id, row.pair.target_sentence_id
+
+
+def best_per(rows: list[PairRow], side: Callable[[PairRow], int],
+             rank: Callable[[PairRow], tuple[float, ...]]) -> list[PairRow]:
+    """The highest-ranked row of each sentence on one side, in id order."""
+    best: dict[int, PairRow] = {}
+    for row in rows:
+        current = best.get(side(row))
+        if current is None or rank(row) > rank(current):
+            best[side(row)] = row
+    return sorted(best.values(), key=_by_ids)
+
+
 def select_rows(rows: Iterable[PairRow], options: DatasetOptions,
                 counts: Counter[str]) -> list[PairRow]:
     """Language filter, repeated text pairs dropped, then (optionally) the best-scored target
-    for each input."""
+    for each input, and the most probable input of each target (a target that several
+    inputs seem to cover is a generic sentence of the story: read on AllSides, most of
+    those pairs were wrong)."""
     rows = list(rows)
     kept = [r for r in rows if not options.language or r.input.language == options.language]
     counts["other_language"] += len(rows) - len(kept)
@@ -123,17 +141,19 @@ def select_rows(rows: Iterable[PairRow], options: DatasetOptions,
     kept = graded
     distinct = distinct_text_pairs(kept)
     counts["repeated_text_pairs"] += len(kept) - len(distinct)
-    kept = sorted(distinct, key=lambda r: (r.pair.input_sentence_id, r.pair.target_sentence_id))
-    if not options.one_target_per_input:
-        return kept
-    best: dict[int, PairRow] = {}
-    for row in kept:
-        current = best.get(row.pair.input_sentence_id)
-        if current is None or (row.pair.score, -row.pair.target_sentence_id) > (
-                current.pair.score, -current.pair.target_sentence_id):
-            best[row.pair.input_sentence_id] = row
-    counts["extra_targets"] += len(kept) - len(best)
-    return sorted(best.values(), key=lambda r: (r.pair.input_sentence_id, r.pair.target_sentence_id))
+    kept = sorted(distinct, key=_by_ids)
+    if options.one_target_per_input:
+        chosen = best_per(kept, lambda r: r.pair.input_sentence_id,
+                          lambda r: (r.pair.score, -r.pair.target_sentence_id))
+        counts["extra_targets"] += len(kept) - len(chosen)
+        kept = chosen
+    if options.one_input_per_target:
+        chosen = best_per(kept, lambda r: r.pair.target_sentence_id,
+                          lambda r: (r.pair.probability or 0.0, r.pair.score,
+                                     -r.pair.input_sentence_id))
+        counts["extra_inputs"] += len(kept) - len(chosen)
+        kept = chosen
+    return kept
 
 
 def components(rows: Sequence[PairRow]) -> list[list[PairRow]]:

@@ -186,6 +186,7 @@ def datasheet(store: Store, run_id: int, fmt: str, options: DatasetOptions,
             "symmetric duplicates",
             "repeated text pairs (same two texts, normalised, either order)",
             *(["one target per input"] if options.one_target_per_input else []),
+            *(["one input per target"] if options.one_input_per_target else []),
             *(["language"] if options.language else []),
         ],
         "splits": "by connected group of sentences: no sentence appears in two splits",
@@ -193,7 +194,8 @@ def datasheet(store: Store, run_id: int, fmt: str, options: DatasetOptions,
 
 
 def _options_json(options: DatasetOptions) -> dict[str, Any]:
-    return {"one_target_per_input": options.one_target_per_input, "flipped": options.flipped,
+    return {"one_target_per_input": options.one_target_per_input,
+            "one_input_per_target": options.one_input_per_target, "flipped": options.flipped,
             "ratios": list(options.ratios), "seed": options.seed, "language": options.language,
             "min_grade": options.min_grade, "directional": options.directional,
             "divergence_band": [options.min_divergence, options.max_divergence],

@@ -119,6 +119,9 @@ class ExportScope(Scope):
     one_target_per_input: bool | None = option(
         None, "Keep the best target of each input only [default: export.one_target_per_input].",
         flag="--one-target-per-input/--all-targets")
+    one_input_per_target: bool | None = option(
+        None, "Keep the most probable input of each target only "
+        "[default: export.one_input_per_target].", flag="--one-input-per-target/--all-inputs")
     flipped: bool | None = option(None, "Add each pair reversed as well [default: export.flipped].",
                                   flag="--flipped/--no-flipped")
     min_grade: int | None = option(None, "Lowest grade exported [default: export.min_grade].",
@@ -158,8 +161,9 @@ def export(settings: Settings, scope: ExportScope) -> Counts:
     """Write a run's dataset (the latest run by default) with its datasheet."""
     scope = scope.for_caller(settings)
     assert scope.run_id is not None and scope.out is not None
-    chosen = {"one_target_per_input", "flipped", "min_grade", "directional", "min_divergence",
-              "max_divergence", "quote_pairs", "min_target_words"}
+    chosen = {"one_target_per_input", "one_input_per_target", "flipped", "min_grade",
+              "directional", "min_divergence", "max_divergence", "quote_pairs",
+              "min_target_words"}
     given = scope.model_dump(include={"format", "seed", *chosen}, exclude_none=True)
     config = settings.export.model_validate({**settings.export.model_dump(), **given})
     options = DatasetOptions(seed=config.seed, language=scope.language,

@@ -244,6 +244,7 @@ class ExportConfig(_Section):
     format: Literal["jsonl", "tsv", "parquet"] = "jsonl"
     seed: int = 13
     one_target_per_input: bool = True
+    one_input_per_target: bool = True
     flipped: bool = True
     min_grade: int = Field(3, ge=0, le=5)
     directional: bool = True

@@ -89,11 +89,11 @@ def test_splits_share_no_sentence_and_the_datasheet_counts(aligned, tmp_path):
                 or ids["valid"] & ids["test"])
     run = store_of(settings).alignment_run(run_id)
     assert sheet["pairs_mined"] == run.counts["pairs"]
-    # the pairs not kept are those the graded filters drop and the repeats of a text pair
-    # (a wire story's copies), each counted by reason
+    # the pairs not kept are those the graded filters drop, the repeats of a text pair (a
+    # wire story's copies) and a target's less probable inputs, each counted by reason
     dropped = sum(sheet["dataset_counts"].get(reason, 0) for reason in (
-        "below_grade", "not_oriented", "quote_derived", "divergence", "repeated_text_pairs",
-        "other_language"))
+        "below_grade", "not_oriented", "quote_derived", "divergence", "short_target",
+        "repeated_text_pairs", "extra_inputs", "other_language"))
     assert sheet["pairs_kept"] + dropped == sheet["pairs_mined"]
     assert sheet["languages"] == ["en"]
     assert set(sheet["outlets"]) <= {"harbor-gazette", "metro-bulletin", "valley-courier",

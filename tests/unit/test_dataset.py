@@ -140,6 +140,24 @@ def test_a_short_target_is_left_out_unless_asked_for():
     assert len(splits["train"]) == 1 and counts["short_target"] == 0
 
 
+def test_a_target_that_several_inputs_seem_to_cover_keeps_the_most_probable_one():
+    # AllSides (April 2020): "The Biden camp has denied Reade's allegations." was the target
+    # of three inputs, none of which states it
+    target = make_sentence(9, 9, ["x"], ["y"], text="The Biden camp has denied Reade's "
+                                                   "allegations about the senator.")
+    rows = []
+    for input_id, probability in ((1, 0.55), (2, 0.8), (3, 0.6)):
+        pair = Pair(1, input_id, 9, 0.9, 9.0, 1, 1, probability=probability,
+                    features={"bleu_divergence": 0.6, "quote_share": 0.0},
+                    grade=3, direction="a_covers_b")
+        rows.append(PairRow(pair, make_sentence(input_id, input_id, ["x"], ["y"]), target))
+    splits, counts = build_dataset(rows, DatasetOptions(**ALL_TRAIN))
+    assert [e.row.pair.input_sentence_id for e in splits["train"]] == [2]
+    assert counts["extra_inputs"] == 2
+    splits, counts = build_dataset(rows, DatasetOptions(one_input_per_target=False, **ALL_TRAIN))
+    assert len(splits["train"]) == 3 and counts["extra_inputs"] == 0
+
+
 def test_ungraded_pairs_of_older_runs_export_as_before():
     rows = rows_for([(1, 50, 0.8)])
     splits, _ = build_dataset(rows, DatasetOptions(flipped=False, ratios=(1.0, 0.0, 0.0)))
