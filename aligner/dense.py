@@ -1,8 +1,9 @@
 """The dense candidate source: each reference's k nearest sentences by sentence vector among
 the other outlets' sentences of its story (`SearchContext.partners`) or, without stories,
 of its date window, kept only where HCSSS's filters would keep them (aligner/oracle.py,
-`within_filters`). Features: cosine and the ratio margin of Artetxe & Schwenk (2019), the
-cosine over the mean cosine of both sides' `margin_k` nearest neighbours."""
+`within_filters`) and, like the reference, of `dense_min_words` words or more. Features:
+cosine and the ratio margin of Artetxe & Schwenk (2019), the cosine over the mean cosine of
+both sides' `margin_k` nearest neighbours."""
 
 from __future__ import annotations
 
@@ -38,14 +39,16 @@ def pool_of(reference: Sentence, context: SearchContext,
 
 def nearest_valid(reference: Sentence, query: np.ndarray, pool: list[int], files: VectorFiles,
                   context: SearchContext, k: int) -> list[tuple[Sentence, float]]:
-    """The k sentences of the pool with the highest cosine that pass the filters, exactly:
-    the search widens until k pass or the pool is spent."""
+    """The k sentences of the pool with the highest cosine that pass the filters and have
+    `dense_min_words` words (those `vectors.embed = "pairable"` embeds), exactly: the search
+    widens until k pass or the pool is spent."""
     wanted = k + 16
     while True:
         (hits,) = files.search(query[None, :], pool, wanted)
         sentences = context.store.sentences_by_id(i for i, _ in hits)
         kept = [(sentences[i], score) for i, score in hits
-                if within_filters(reference, sentences[i], context.params)]
+                if within_filters(reference, sentences[i], context.params)
+                and len(sentences[i].text.split()) >= context.params.dense_min_words]
         if len(kept) >= k or len(hits) < wanted:
             return kept[:k]
         wanted *= 4

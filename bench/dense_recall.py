@@ -5,7 +5,9 @@ neighbours by sentence vector find (from either side), searched through the same
 
 pairs-dev (../shared/data/pairs-dev): every lead and title sentence of all 80 stories is
 searched among all of them at once (as one day's news; only the sentence's own article is
-left out), recall per kind and grade on one part ("tune" to choose, "check" to report).
+left out), recall per kind and grade on one part ("tune" to choose, "check" to report), for
+every sentence and for those `vectors.embed = "pairable"` embeds (align.dense_min_words words
+or more; the 80 stories all have several outlets).
 MSRP (train and val, never test): every sentence searched among all of the splits' sentences;
 the share of labelled paraphrases among the candidates (Algorithm 1's gate: 0.42)."""
 
@@ -20,13 +22,12 @@ from pathlib import Path
 
 from common import SHARED_DATA, read_msrp, report
 
-from parawire.config import VectorsConfig
+from parawire.config import AlignConfig, VectorsConfig
 from parawire.nlp import VectorFiles, embedder_for
 
 
-def neighbours(texts: list[str], group: list[object], model: str,
-               k: int) -> tuple[list[set[int]], float]:
-    """Each text's k nearest other texts outside its group, and the embedding rate."""
+def embedded(texts: list[str], model: str) -> tuple[VectorFiles, float]:
+    """The texts' vectors in vector files (ids 1..n), and the embedding rate."""
     embedder = embedder_for(VectorsConfig(models={"en": model}),
                             Path(tempfile.gettempdir()) / "parawire-bench", "en")
     started = time.perf_counter()
@@ -34,11 +35,20 @@ def neighbours(texts: list[str], group: list[object], model: str,
     rate = len(texts) / (time.perf_counter() - started)
     files = VectorFiles(Path(tempfile.mkdtemp(prefix="dense-recall-")), embedder.name,
                         embedder.version, embedder.dimensions)
-    ids = list(range(1, len(texts) + 1))
-    files.add(ids, vectors)
-    found = files.search(vectors, ids, k + 16)
-    return [set([i - 1 for i, _ in hits if group[i - 1] != group[row]][:k])
-            for row, hits in enumerate(found)], rate
+    files.add(list(range(1, len(texts) + 1)), vectors)
+    return files, rate
+
+
+def neighbours(files: VectorFiles, group: list[object], k: int,
+               searched: list[bool]) -> list[set[int]]:
+    """Each searched text's k nearest other searched texts outside its group (none for a
+    text not searched: one `vectors.embed = "pairable"` gives no vector)."""
+    ids = [i + 1 for i, keep in enumerate(searched) if keep]
+    found = files.search(files.get(ids), ids, k + 16)
+    near: list[set[int]] = [set() for _ in searched]
+    for own, hits in zip(ids, found, strict=True):
+        near[own - 1] = set([i - 1 for i, _ in hits if group[i - 1] != group[own - 1]][:k])
+    return near
 
 
 def recall(pairs: list[tuple[int, int]], near: list[set[int]]) -> dict[str, float | int]:
@@ -47,23 +57,28 @@ def recall(pairs: list[tuple[int, int]], near: list[set[int]]) -> dict[str, floa
     return {"pairs": len(pairs), "recall": round(hit / len(pairs), 3) if pairs else None}
 
 
-def pairs_dev(model: str, k: int, part: str) -> dict[str, object]:
+def pairs_dev(model: str, k: int, part: str, min_words: int) -> dict[str, object]:
     folder = SHARED_DATA / "pairs-dev"
     sentences = [json.loads(line) for line in (folder / "sentences.jsonl").open()]
     gold = [json.loads(line) for line in (folder / "gold.jsonl").open()]
     row = {(s["story"], s["kind"], s["article"], s["index"]): i for i, s in enumerate(sentences)}
-    near, rate = neighbours([s["text"] for s in sentences],
-                            [(s["story"], s["article"]) for s in sentences], model, k)
+    texts = [s["text"] for s in sentences]
+    files, rate = embedded(texts, model)
+    groups: list[object] = [(s["story"], s["article"]) for s in sentences]
     grades: dict[str, Callable[[int], bool]] = {
         "grade>=3": lambda g: g >= 3, "grade>=4": lambda g: g >= 4, "grade==2": lambda g: g == 2}
     result: dict[str, object] = {"sentences_per_second": round(rate, 1)}
-    for kind in ("lead", "title"):
-        for name, wanted in grades.items():
-            chosen = [(row[(g["story"], kind, g["article_a"], g["index_a"])],
-                       row[(g["story"], kind, g["article_b"], g["index_b"])])
-                      for g in gold if g["part"] == part and g["kind"] == kind
-                      and wanted(g["grade"])]
-            result[f"{kind} {name}"] = recall(chosen, near)
+    scopes = {"every sentence": [True] * len(texts),
+              f"pairable (>= {min_words} words)": [len(t.split()) >= min_words for t in texts]}
+    for scope, searched in scopes.items():
+        near = neighbours(files, groups, k, searched)
+        for kind in ("lead", "title"):
+            for name, wanted in grades.items():
+                chosen = [(row[(g["story"], kind, g["article_a"], g["index_a"])],
+                           row[(g["story"], kind, g["article_b"], g["index_b"])])
+                          for g in gold if g["part"] == part and g["kind"] == kind
+                          and wanted(g["grade"])]
+                result[f"{scope}: {kind} {name}"] = recall(chosen, near)
     return result
 
 
@@ -71,7 +86,8 @@ def msrp(model: str, k: int) -> dict[str, object]:
     rows = [r for split in ("train", "val") for r in read_msrp(split)]
     texts = list(dict.fromkeys(t for r in rows for t in (r[3], r[4])))
     row = {t: i for i, t in enumerate(texts)}
-    near, _ = neighbours(texts, list(range(len(texts))), model, k)
+    files, _ = embedded(texts, model)
+    near = neighbours(files, list(range(len(texts))), k, [True] * len(texts))
     paraphrases = [(row[r[3]], row[r[4]]) for r in rows if r[0] == 1 and r[3] != r[4]]
     return {"sentences": len(texts), **recall(paraphrases, near)}
 
@@ -81,10 +97,12 @@ def main() -> None:
     parser.add_argument("--model", default="minilm")
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--part", default="check", choices=["tune", "check"])
+    parser.add_argument("--min-words", type=int, default=AlignConfig().dense_min_words,
+                        help="Words of a pairable sentence [default: align.dense_min_words].")
     args = parser.parse_args()
     report(f"dense_recall_{args.model}_{args.part}_k{args.k}", {
         "model": args.model, "k": args.k, "part": args.part,
-        "pairs_dev": pairs_dev(args.model, args.k, args.part),
+        "pairs_dev": pairs_dev(args.model, args.k, args.part, args.min_words),
         "msrp_train_val": msrp(args.model, args.k)})
 
 

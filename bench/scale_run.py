@@ -1,4 +1,4 @@
-"""The real-scale run: AllSides news through ingest → annotate → embed → index → stories →
+"""The real-scale run: AllSides news through ingest → annotate → index → stories → embed →
 align → export, measured per stage.
 
     nice -n 10 .venv/bin/python bench/scale_run.py --articles 1500 [--processes 2]
@@ -60,7 +60,7 @@ from scale_checks import (
 )
 
 ALLSIDES = SHARED_DATA / "allsides" / "articles.jsonl.gz"
-STAGES = ("ingest", "annotate", "embed", "index", "stories", "align", "export")
+STAGES = ("ingest", "annotate", "index", "stories", "embed", "align", "export")
 ORDER = (*STAGES[:6], "align_workers", *STAGES[6:])
 INTERRUPTIBLE = ("annotate", "align")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -250,6 +250,16 @@ def _throughput(stage: str, result: dict, taken: dict, sentences: int) -> dict[s
     return {k: round(v, 1) for k, v in rates.items()}
 
 
+def _settings_used() -> dict[str, Any]:
+    """The settings that decide what the run embeds and aligns (from parawire.toml and the
+    PARAWIRE_* environment, as each stage's process reads them)."""
+    from parawire.config import load_settings
+
+    settings = load_settings()
+    return {"align.method": settings.align.method, "align.within": settings.align.within,
+            "vectors.embed": settings.vectors.embed, "vectors.models": settings.vectors.models}
+
+
 def _parse_interrupts(parser: argparse.ArgumentParser, given: list[str]) -> dict[str, float]:
     interrupts: dict[str, float] = {}
     for text in given:
@@ -347,7 +357,8 @@ def main() -> None:
         print(f"{name}: {json.dumps(result)}", file=sys.stderr)
     pairs = stages.get("align", stages.get("align_workers", {})).get("counts", {}).get("pairs", 0)
     report(f"scale_run-{args.articles}", {
-        "sample": taken, "nlp_processes": args.processes, "stages": stages,
+        "sample": taken, "nlp_processes": args.processes, "settings": _settings_used(),
+        "stages": stages,
         "total_wall_s": round(sum(s["wall_s"] for s in stages.values()), 1),
         "peak_rss_mb": max(s["peak_rss_mb"] for s in stages.values()),
         "pairs_per_1000_sentences": round(1000 * pairs / max(1, sentences), 2),

@@ -1,5 +1,6 @@
-"""The embed stage: a sentence vector for every stored sentence, once, in the vector files of
-its language (indexer's VectorFiles), by the model [vectors] names for that language."""
+"""The embed stage: a sentence vector, once, for each sentence the aligner's dense source can
+pair (or every sentence: `vectors.embed`), in the vector files of its language (VectorFiles),
+by the model [vectors] names for that language."""
 
 from __future__ import annotations
 
@@ -33,12 +34,23 @@ def _flush(files: VectorFiles, embedder: Embedder, batch: list[Sentence],
     batch.clear()
 
 
+def pairable_scope(settings: Settings) -> tuple[int, int]:
+    """The fewest words, and the fewest outlets of its story, of a sentence that is given a
+    vector (0: any)."""
+    if settings.vectors.embed == "all":
+        return 0, 0
+    align = settings.align
+    return align.dense_min_words, 2 if align.within == "story" else 0
+
+
 def embed(settings: Settings, scope: EmbedScope) -> Counts:
-    """Append the vectors of the sentences each language's files lack (an interrupted run
-    resumes after the last whole row); empty texts get none and are counted. Only the
-    sentences above the lowest id a language's files end at are read."""
+    """Append the vectors that the sentences in `vectors.embed`'s scope lack (an interrupted
+    run resumes after the last whole row; an article that joins a story of another outlet
+    later has its sentences embedded then); empty texts get none and are counted, and so are
+    the sentences left out as too short or in no story of two outlets."""
     store = store_of(settings)
     last = store.last_sentence_id()
+    min_words, min_outlets = pairable_scope(settings)
     counts: Counter[str] = Counter()
     opened: dict[str, tuple[VectorFiles, Embedder, list[Sentence]]] = {}
 
@@ -53,27 +65,36 @@ def embed(settings: Settings, scope: EmbedScope) -> Counts:
             opened[language] = (files, embedder, [])
         return opened[language]
 
-    # A language first stored after this point has only sentences above `last`.
-    start = min((files_of(language)[0].last_id() for language in store.sentence_languages()),
-                default=last)
+    for language in store.sentence_languages():  # a model changed: its files are emptied
+        files_of(language)
     chunk = max(settings.vectors.batch_size * 16, 256)
-    for batch in store.iter_sentences(after_id=start):
-        for sentence in batch:
-            files, embedder, pending = files_of(sentence.language)
-            assert sentence.id is not None
-            if sentence.id <= files.last_id():
-                continue
-            if not sentence.text.strip():
-                counts["skipped_empty"] += 1
-                continue
-            pending.append(sentence)
+    in_scope = 0
+    for batch in store.iter_sentences(min_story_outlets=min_outlets):
+        in_scope += len(batch)
+        for language in sorted({s.language for s in batch}):
+            files, embedder, pending = files_of(language)
+            mine = [s for s in batch if s.language == language]
+            for sentence, held in zip(mine, files.held([s.id for s in mine]), strict=True):
+                if held:
+                    continue
+                if not sentence.text.strip():
+                    counts["skipped_empty"] += 1
+                elif len(sentence.text.split()) < min_words:
+                    counts["left_out_short"] += 1
+                else:
+                    pending.append(sentence)
             if len(pending) >= chunk:
                 _flush(files, embedder, pending, counts)
     for files, embedder, pending in opened.values():
         _flush(files, embedder, pending, counts)
+    counts["left_out_no_story"] = store.count_sentences() - in_scope
     counts["vectors"] = sum(files.count() for files, _, _ in opened.values())
-    return dict(counts)
+    result: Counts = dict(counts)
+    if min_outlets and not in_scope and counts["left_out_no_story"]:
+        result["note"] = ("nothing to embed: no sentence is in a story of two or more outlets "
+                          "(run `parawire stories` first, or set vectors.embed = \"all\")")
+    return result
 
 
-EMBED = Stage(name="embed", summary="Compute the sentence vectors the vector files lack.",
+EMBED = Stage(name="embed", summary="Compute the vectors of the sentences the aligner can pair.",
               scope=EmbedScope, work=embed)

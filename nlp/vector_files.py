@@ -1,6 +1,7 @@
-"""Sentence vectors (an annotation of every sentence) in files under the data dir: one
-folder per language, rows appended in id order, read memory-mapped, searched exactly by
-blocks of matrix products.
+"""Sentence vectors (an annotation of the sentences the aligner can pair) in files under the
+data dir: one folder per language, rows appended as sentences become pairable (a sentence
+whose article joins a story of another outlet later is appended then), read memory-mapped,
+searched exactly by blocks of matrix products.
 
 Why exact numpy blocks: the aligner searches a reference only among the sentences of its
 story or date window (thousands to tens of thousands of rows), so an exact product over
@@ -27,7 +28,8 @@ def vectors_folder(data_dir: Path, language: str) -> Path:
 
 
 class VectorFiles:
-    """`ids.i64` (sorted sentence ids) and `vectors.f32` (one normalised row per id) in
+    """`ids.i64` (sentence ids, in the order appended) and `vectors.f32` (one normalised row
+    per id) in
     `folder`, with `meta.json` naming the model; rows past the shorter file (an interrupted
     append) are dropped on opening, so an append resumes where the last whole row ended."""
 
@@ -92,32 +94,54 @@ class VectorFiles:
         self._load()
 
     def _load(self) -> None:
-        self.ids = np.fromfile(self._ids_path, dtype=np.int64)
+        self._by_id: tuple[np.ndarray, np.ndarray] | None = None
+        self._map(np.fromfile(self._ids_path, dtype=np.int64))
+
+    def _map(self, ids: np.ndarray) -> None:
+        self.ids = ids
         self.vectors = (np.memmap(self._vectors_path, dtype=np.float32, mode="r",
                                   shape=(len(self.ids), self.dimensions))
                         if len(self.ids) else np.zeros((0, self.dimensions), np.float32))
+
+    def _sorted(self) -> tuple[np.ndarray, np.ndarray]:
+        """The held ids sorted, and the row of each (built once after each change)."""
+        if self._by_id is None:
+            order = np.argsort(self.ids, kind="stable")
+            self._by_id = (self.ids[order], order)
+        return self._by_id
 
     def count(self) -> int:
         """How many sentences have a vector."""
         return len(self.ids)
 
     def last_id(self) -> int:
-        """The highest sentence id held (0 when empty): embedding resumes after it."""
-        return int(self.ids[-1]) if len(self.ids) else 0
+        """The highest sentence id held (0 when empty)."""
+        return int(self.ids.max()) if len(self.ids) else 0
+
+    def held(self, ids: Sequence[int]) -> np.ndarray:
+        """Whether each of these ids has a vector."""
+        return self.rows_of(ids) >= 0
 
     def add(self, ids: Sequence[int], vectors: np.ndarray) -> None:
-        """Append rows for ids above every id held (vectors first, then ids, each flushed:
-        a crash between the two leaves a partial row that opening cuts)."""
+        """Append rows for ids that have none yet (vectors first, then ids, each flushed: a
+        crash between the two leaves a partial row that opening cuts)."""
         if not len(ids):
             return
-        ordered = np.asarray(ids, dtype=np.int64)
-        if np.any(np.diff(ordered) <= 0) or ordered[0] <= self.last_id():
-            raise ParawireError("vectors must be added in increasing sentence id order")
+        added = np.asarray(ids, dtype=np.int64)
+        if len(np.unique(added)) != len(added) or self.held(added).any():
+            raise ParawireError("a sentence's vector is added once: these ids repeat or "
+                                "already have one")
         with self._vectors_path.open("ab") as handle:
             handle.write(np.ascontiguousarray(vectors, dtype=np.float32).tobytes())
         with self._ids_path.open("ab") as handle:
-            handle.write(ordered.tobytes())
-        self._load()
+            handle.write(added.tobytes())
+        if self._by_id is not None:  # merge the new ids into the sorted index
+            ordered, rows = self._by_id
+            order = np.argsort(added, kind="stable")
+            at = np.searchsorted(ordered, added[order])
+            self._by_id = (np.insert(ordered, at, added[order]),
+                           np.insert(rows, at, len(self.ids) + order))
+        self._map(np.concatenate([self.ids, added]))
 
     def clear(self) -> None:
         """Drop every row (before a recompute)."""
@@ -130,8 +154,9 @@ class VectorFiles:
         wanted = np.asarray(ids, dtype=np.int64)
         if not len(self.ids):
             return np.full(len(wanted), -1, dtype=np.int64)
-        rows = np.minimum(np.searchsorted(self.ids, wanted), len(self.ids) - 1)
-        return np.where(self.ids[rows] == wanted, rows, -1)
+        ordered, rows = self._sorted()
+        at = np.minimum(np.searchsorted(ordered, wanted), len(ordered) - 1)
+        return np.where(ordered[at] == wanted, rows[at], -1)
 
     def get(self, ids: Sequence[int]) -> np.ndarray:
         """The vectors of these ids, in order; an id without a vector is an error."""

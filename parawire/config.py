@@ -173,6 +173,7 @@ class VectorsConfig(_Section):
     cache_dir: str = ""
     device: str = Field("cpu", pattern=r"^(cpu|cuda(:\d+)?)$")
     batch_size: int = Field(64, ge=1)
+    embed: Literal["pairable", "all"] = "pairable"
 
 
 class AlignCriteria(_Section):

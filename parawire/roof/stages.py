@@ -11,7 +11,7 @@ from parawire.nlp import ANNOTATE, EMBED
 from parawire.stage import Stage
 from parawire.trainer import TRAIN
 
-STAGES: tuple[Stage, ...] = (CRAWL, INGEST, ANNOTATE, EMBED, INDEX, STORIES, ALIGN, EXPORT,
+STAGES: tuple[Stage, ...] = (CRAWL, INGEST, ANNOTATE, INDEX, STORIES, EMBED, ALIGN, EXPORT,
                               TRAIN)
 # What `parawire pipeline` and the demo run, in order (training needs a corpus of its own).
 PIPELINE = ("crawl", "annotate", "index", "stories", "align", "export")

@@ -58,10 +58,18 @@ class SentenceQueries(CollocationQueries):
         return self._transaction(save)
 
     def iter_sentences(self, after_id: int = 0, batch_size: int = 2000,
-                       language: str | None = None) -> Iterator[list[Sentence]]:
-        """Batches of sentences with id > after_id, in id order."""
+                       language: str | None = None,
+                       min_story_outlets: int = 0) -> Iterator[list[Sentence]]:
+        """Batches of sentences with id > after_id, in id order; with `min_story_outlets`,
+        only those whose article is in a story told by at least that many outlets."""
         table = schema.sentences
         conditions = [table.c.language == language] if language else []
+        if min_story_outlets:
+            stories, members = schema.stories, schema.story_articles
+            told = (sa.select(members.c.article_id)
+                    .join(stories, stories.c.id == members.c.story_id)
+                    .where(sa.func.json_array_length(stories.c.outlets) >= min_story_outlets))
+            conditions.append(table.c.article_id.in_(told))
         yield from self._batches(table, conditions, sentence_record, after_id, batch_size)
 
     def sentence_nouns(self, language: str | None = None, topic: str | None = None,

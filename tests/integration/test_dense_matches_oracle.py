@@ -1,5 +1,6 @@
 """The dense source's candidates equal an exhaustive comparison of every reference with every
-sentence: the top k by cosine among those HCSSS's filters keep (aligner/oracle.py)."""
+sentence: the top k by cosine among those HCSSS's filters keep (aligner/oracle.py) and long
+enough, for references long enough."""
 
 from __future__ import annotations
 
@@ -48,10 +49,11 @@ def cosine(files: VectorFiles, a: int, b: int) -> float:
 @pytest.mark.parametrize("overrides", [
     {"dense_k": 3}, {"dense_k": 1, "exclude_same_outlet": True},
     {"dense_k": 5, "same_topic": True, "date_window_days": 1}, {"dense_k": 40},
+    {"dense_k": 4, "dense_min_words": 9},
 ])
 def test_dense_candidates_are_the_exact_top_k_of_the_filtered_sentences(corpus, overrides):
     store, files = corpus
-    params = AlignParams(method="dense", dense_min_words=1, **overrides)
+    params = AlignParams(method="dense", **{"dense_min_words": 1, **overrides})
     sentences = [s for batch in store.iter_sentences() for s in batch]
     context = SearchContext(store, None, params, Counter(), vectors=lambda _: files)
     found = CANDIDATE_SOURCES["dense"].candidates(sentences, context)
@@ -63,8 +65,11 @@ def test_dense_candidates_are_the_exact_top_k_of_the_filtered_sentences(corpus, 
         assert np.sign(candidate.features["margin"]) == np.sign(candidate.features["cosine"])
     expected: dict[int, list[int]] = {}
     for reference in sentences:
+        if len(reference.text.split()) < params.dense_min_words:
+            continue
         valid = [s for s in sentences if s.id != reference.id
-                 and within_filters(reference, s, params)]
+                 and within_filters(reference, s, params)
+                 and len(s.text.split()) >= params.dense_min_words]
         scores = [(-cosine(files, reference.id, s.id), s.id) for s in valid]
         best = [sid for _, sid in sorted(scores)[:params.dense_k]]
         if best:

@@ -1,15 +1,17 @@
-"""The embed stage on real sentences: one vector per sentence, computed once (a second run
-embeds only what is new), empty texts counted, another model's vectors recomputed, and an
-alignment run with the dense source finding a reworded partner that shares no name."""
+"""The embed stage on real sentences: one vector per pairable sentence, computed once (a
+second run embeds only what became pairable), empty texts and left-out sentences counted,
+and an alignment run with the dense source finding a reworded partner that shares no name."""
 
 from __future__ import annotations
 
 from datetime import date
 
 import numpy as np
+import pytest
 
 from parawire.config import load_settings
 from parawire.nlp import VectorFiles, vectors_folder
+from parawire.records import Story
 from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
 from tests.factories import make_sentence, store_annotated_article
@@ -22,33 +24,53 @@ TEXTS = [
 ]
 
 
-def test_embed_once_then_only_the_new_sentences(tmp_path, monkeypatch):
+SHORT = "Officials declined to comment."
+
+
+@pytest.mark.within_story
+def test_embed_the_pairable_sentences_once_then_those_that_become_pairable(tmp_path):
+    """By default only sentences of a story told by two outlets, of dense_min_words words or
+    more, are embedded; an article that joins such a story later (here one stored first,
+    so its ids are lower) is embedded by the next run, and nothing is computed twice."""
     settings = load_settings(data_dir=tmp_path)
     store = store_of(settings)
+    late = store_annotated_article(store, "http://news.test/late",
+                                   [make_sentence(0, 0, [], ["word"], text=TEXTS[0][0]),
+                                    make_sentence(0, 0, [], ["word"], text="   ")],
+                                   source="outlet-9", published=date(2026, 3, 3))
     for n, texts in enumerate(TEXTS):
         store_annotated_article(store, f"http://news.test/{n}",
-                                [make_sentence(0, 0, [], ["word"], text=t) for t in texts],
+                                [make_sentence(0, 0, [], ["word"], text=t)
+                                 for t in [*texts, SHORT]],
                                 source=f"outlet-{n}", published=date(2026, 3, 2))
+    articles = {s.source: s.article_id for batch in store.iter_sentences() for s in batch}
+    told = Story("en", date(2026, 3, 2), date(2026, 3, 2),
+                 [articles["outlet-0"], articles["outlet-1"]], ["outlet-0", "outlet-1"], "troops")
+    alone = Story("en", date(2026, 3, 3), date(2026, 3, 3), [articles["outlet-9"]],
+                  ["outlet-9"], "troops again")
+    assert "run `parawire stories` first" in run_stage(settings, "embed")["note"]
+    store.save_stories([told, alone])
     first = run_stage(settings, "embed")
-    assert first["embedded"] == 4 and first["vectors"] == 4
+    assert first == {"embedded": 4, "left_out_short": 2, "left_out_no_story": 2, "vectors": 4,
+                     "truncated": 0}
     files = VectorFiles.existing(vectors_folder(tmp_path, "en"))
     before = np.array(files.vectors)
-    store_annotated_article(store, "http://news.test/late",
-                            [make_sentence(0, 0, [], ["word"], text=TEXTS[0][0]),
-                             make_sentence(0, 0, [], ["word"], text="   ")],
-                            source="outlet-9", published=date(2026, 3, 3))
-    reads_after = []
-    reading = store.iter_sentences
-    monkeypatch.setattr(store, "iter_sentences",
-                        lambda after_id=0: reads_after.append(after_id) or reading(after_id))
+
+    told.article_ids.append(articles["outlet-9"])
+    told.outlets.append("outlet-9")
+    store.save_stories([told])
+    store.delete_stories([alone.id])
     second = run_stage(settings, "embed")
     assert second["embedded"] == 1 and second["skipped_empty"] == 1 and second["vectors"] == 5
-    assert reads_after == [files.last_id()]  # only what came after the last vector is read
-    monkeypatch.setattr(store, "iter_sentences", reading)
     files = VectorFiles.existing(vectors_folder(tmp_path, "en"))
-    assert np.array_equal(files.vectors[:4], before)
-    assert np.array_equal(files.vectors[4], files.vectors[0])  # equal texts, equal vectors
+    assert np.array_equal(files.vectors[:4], before)  # nothing recomputed
+    copy = next(s.id for batch in store.iter_sentences() for s in batch
+                if s.source == "outlet-0" and s.text == TEXTS[0][0])
+    assert np.allclose(files.get([late[0]]), files.get([copy]), atol=1e-5)  # equal texts
+    assert run_stage(settings, "embed").get("embedded", 0) == 0
     assert run_stage(settings, "embed", redo=True)["embedded"] == 5
+    every = load_settings(data_dir=tmp_path, vectors={"embed": "all"})
+    assert run_stage(every, "embed")["embedded"] == 2  # the short ones
 
     aligned = load_settings(data_dir=tmp_path, align={"method": "dense", "dense_k": 1,
                                                       "min_stored_grade": 0})

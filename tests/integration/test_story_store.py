@@ -64,6 +64,15 @@ def test_story_partners_are_the_other_outlets_sentences_of_the_story(store):
     partners = store.story_partners([by_article[a][0], by_article[b][1], by_article[d][0]])
     assert partners == {by_article[a][0]: (story.id, by_article[b]),
                         by_article[b][1]: (story.id, sorted(by_article[a] + by_article[c]))}
+    store.save_stories([Story("en", date(2026, 3, 2), date(2026, 3, 2), [d], ["outlet-c"],
+                              "alone")])
+
+    def told_by(outlets: int) -> list[int]:
+        return [s.id for batch in store.iter_sentences(min_story_outlets=outlets, batch_size=3)
+                for s in batch]
+
+    assert told_by(2) == sorted(by_article[a] + by_article[b] + by_article[c])
+    assert told_by(1) == sorted(sentences) and told_by(3) == []
 
 
 def test_pairs_keep_their_story_source_grade_and_direction(store):

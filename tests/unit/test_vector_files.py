@@ -1,5 +1,6 @@
-"""The vector files: exact search against a brute-force product, resume after a cut row, and
-vectors of another model or another store named in one line."""
+"""The vector files: exact search against a brute-force product (rows appended in any id
+order), resume after a cut row, a vector added once, and vectors of another model or
+another store named in one line."""
 
 from __future__ import annotations
 
@@ -21,8 +22,11 @@ def test_search_equals_the_exact_product_over_the_ids_asked(tmp_path, monkeypatc
     files = VectorFiles(tmp_path, "m", "1", 8)
     ids = np.arange(1, 61) * 2
     vectors = unit_rows(rng, 60)
-    files.add(ids[:25], vectors[:25])
-    files.add(ids[25:], vectors[25:])
+    # a later append may hold lower ids (an article that joins another outlet's story later)
+    files.add(ids[30:], vectors[30:])
+    files.get([ids[35]])  # the sorted index is built here, then merged by each append
+    files.add(ids[:25][::-1], vectors[:25][::-1])
+    files.add(ids[25:30], vectors[25:30])
     queries = unit_rows(rng, 5)
     among = [int(i) for i in ids[::3]] + [999]  # 999 has no vector
     for k in (1, 4, 30):
@@ -48,8 +52,10 @@ def test_an_interrupted_append_resumes_after_the_last_whole_row(tmp_path):
     assert again.count() == 3 and again.last_id() == 3
     again.add([4], unit_rows(rng, 1))
     assert VectorFiles(tmp_path, "m", "1", 8).count() == 4
-    with pytest.raises(ParawireError, match="increasing sentence id"):
-        again.add([2], unit_rows(rng, 1))
+    for repeated in ([2], [7, 7]):
+        with pytest.raises(ParawireError, match="added once"):
+            again.add(repeated, unit_rows(rng, len(repeated)))
+    assert VectorFiles(tmp_path, "m", "1", 8).count() == 4
 
 
 def test_vectors_of_another_model_or_store_are_one_line(tmp_path):
