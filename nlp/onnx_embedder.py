@@ -1,11 +1,12 @@
-"""A sentence-transformers BERT-style model run by onnxruntime, its weights quantised to int8:
-exported once from the local folder (beside it in the model cache), then batches sorted by
-length, mean-pooled and normalised as the model's own pooling does (bench/embed_speed.py
-measures it against plain `model.encode`).
+"""A sentence-transformers BERT-style model run by onnxruntime, its weights as they are
+(fp32) or quantised to int8: exported once from the local folder (beside it in the model
+cache), then batches sorted by length, mean-pooled and normalised as the model's own pooling
+does (bench/embed_speed.py measures both against plain `model.encode`).
 
-Dynamic quantisation scales each batch's activations together, so a text's vector varies a
-little with its batchmates (cosine to the torch model's vector 0.89–1.0 on MSRP); equal
-texts within one call are encoded once and get equal rows."""
+Dynamic int8 quantisation scales each batch's activations together, so a text's vector
+varies a little with its batchmates (cosine to the torch model's vector 0.89–1.0 on MSRP);
+fp32 has no such dependence (padding is masked). Equal texts within one call are encoded
+once and get equal rows."""
 
 from __future__ import annotations
 
@@ -21,13 +22,15 @@ import numpy as np
 from parawire.errors import ParawireError
 from parawire.nlp.embedding import TokenVectors
 
-ONNX_FILE = "model.int8.onnx"
+EXPORTED = "model.onnx"
+QUANTISED = "model.int8.onnx"
 
 
-def exported_onnx(folder: Path, target: Path) -> Path:
-    """The int8 ONNX graph of the transformer in `folder`, exported into `target` once (into
-    a temporary folder renamed into place, so an interrupted export leaves nothing)."""
-    model_path = target / ONNX_FILE
+def exported_onnx(folder: Path, target: Path, quantised: bool) -> Path:
+    """The ONNX graph of the transformer in `folder` (fp32, or int8 weights), exported into
+    `target` once (into a temporary folder renamed into place, so an interrupted export
+    leaves nothing)."""
+    model_path = target / (QUANTISED if quantised else EXPORTED)
     if model_path.is_file():
         return model_path
     import torch
@@ -44,12 +47,13 @@ def exported_onnx(folder: Path, target: Path) -> Path:
         axes = {name: {0: "batch", 1: "tokens"} for name in [*names, "token_embeddings"]}
         with torch.no_grad():
             torch.onnx.export(model, (ids, ids, torch.zeros_like(ids)),
-                              str(staging / "model.onnx"), input_names=names,
+                              str(staging / EXPORTED), input_names=names,
                               output_names=["token_embeddings"], dynamic_axes=axes,
                               opset_version=17, dynamo=False)
-        quantize_dynamic(str(staging / "model.onnx"), str(staging / ONNX_FILE),
-                         weight_type=QuantType.QInt8)
-        (staging / "model.onnx").unlink()
+        if quantised:
+            quantize_dynamic(str(staging / EXPORTED), str(staging / QUANTISED),
+                             weight_type=QuantType.QInt8)
+            (staging / EXPORTED).unlink()
         try:
             staging.rename(target)
         except OSError:  # another process exported it first
@@ -80,11 +84,12 @@ def _token_embeddings_module(model):
 
 
 class OnnxEmbedder:
-    """Mean-pooled, normalised sentence vectors and contextual token vectors from an int8
-    ONNX export of a sentence-transformers folder (BERT-style: mean pooling, no dense head)."""
+    """Mean-pooled, normalised sentence vectors and contextual token vectors from an ONNX
+    export (fp32 or int8 weights) of a sentence-transformers folder (BERT-style: mean
+    pooling, no dense head)."""
 
     def __init__(self, folder: Path, onnx_dir: Path, name: str, version: str,
-                 batch_size: int = 64, threads: int = 0) -> None:
+                 batch_size: int = 64, threads: int = 0, quantised: bool = True) -> None:
         from onnxruntime import GraphOptimizationLevel, InferenceSession, SessionOptions
         from tokenizers import Tokenizer
 
@@ -100,7 +105,7 @@ class OnnxEmbedder:
         options = SessionOptions()
         options.graph_optimization_level = GraphOptimizationLevel.ORT_ENABLE_ALL
         options.intra_op_num_threads = threads
-        self.session = InferenceSession(str(exported_onnx(folder, onnx_dir)), options,
+        self.session = InferenceSession(str(exported_onnx(folder, onnx_dir, quantised)), options,
                                         providers=["CPUExecutionProvider"])
         self.name, self.version, self.batch_size = name, version, batch_size
         self.dimensions = int(json.loads((folder / "config.json").read_text())["hidden_size"])

@@ -62,15 +62,19 @@ def test_a_missing_or_damaged_model_folder_is_one_line(tmp_path):
     assert "damaged" in str(error.value) and "\n" not in str(error.value)
 
 
-def test_the_onnx_minilm_agrees_with_the_torch_model(minilm, tmp_path_factory):
-    onnx = embedder_for(VectorsConfig(models={"en": "minilm-onnx"}),
-                        tmp_path_factory.mktemp("onnx"), "en")
+@pytest.mark.parametrize(("model", "name", "agreement"), [
+    ("minilm-onnx", "all-MiniLM-L6-v2-int8", 0.85),
+    ("minilm-onnx-fp32", "all-MiniLM-L6-v2-onnx", 0.9999)])
+def test_the_onnx_minilm_agrees_with_the_torch_model(minilm, tmp_path_factory, model, name,
+                                                     agreement):
+    onnx = embedder_for(VectorsConfig(models={"en": model}), tmp_path_factory.mktemp("onnx"),
+                        "en")
     texts = [*SAME, OTHER, SAME[0]]
     vectors = onnx.encode(texts)
-    assert onnx.name == "all-MiniLM-L6-v2-int8" and vectors.shape == (4, 384)
+    assert onnx.name == name and vectors.shape == (4, 384)
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     assert np.array_equal(vectors[0], vectors[3])
-    assert ((vectors * minilm.encode(texts)).sum(axis=1) > 0.85).all()
+    assert ((vectors * minilm.encode(texts)).sum(axis=1) > agreement).all()
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.2
     (tokens,) = onnx.tokens(["Obamacare invalid"])
     assert "[CLS]" not in tokens.tokens and tokens.vectors.shape == (len(tokens.tokens), 384)
