@@ -150,13 +150,13 @@ def _minilm_onnx(config: VectorsConfig, cache_dir: Path, quantised: bool) -> Emb
 
 
 def _minilm(config: VectorsConfig, cache_dir: Path) -> Embedder:
-    """MiniLM: on a CPU its fp32 ONNX export (1.9x torch's rate, the same vectors), on
+    """MiniLM: on a CPU its fp32 ONNX export (1.4x torch's rate, the same vectors), on
     CUDA torch."""
     return _minilm_onnx(config, cache_dir, quantised=False)
 
 
 def _minilm_int8(config: VectorsConfig, cache_dir: Path) -> Embedder:
-    """MiniLM's ONNX export with int8 weights: 3x torch's rate on a CPU, but a vector varies
+    """MiniLM's ONNX export with int8 weights: 2.6x torch's rate on a CPU, but a vector varies
     a little with its batchmates."""
     return _minilm_onnx(config, cache_dir, quantised=True)
 
