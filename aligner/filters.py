@@ -5,6 +5,8 @@ Each filter names the reason a pair is dropped, and a run counts the pairs per r
 
 from __future__ import annotations
 
+import re
+
 from parawire.aligner.signals import numbers
 from parawire.records import Sentence
 from parawire.textnorm import word_diff, words
@@ -54,6 +56,17 @@ def quote_piece(sentence: Sentence) -> bool:
     return sum(ch in QUOTATION_MARKS for ch in sentence.text) % 2 == 1
 
 
+# A web address: a scheme or "www.", or a host name followed by a path ("pic.twitter.com/x").
+WEB_ADDRESS = re.compile(r"(?:https?://|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/\S+",
+                         re.IGNORECASE)
+
+
+def link_line(sentence: Sentence) -> bool:
+    """A line that points elsewhere, not a claim of the article: it holds a web address (an
+    embedded post's `pic.twitter.com/… — name (@handle) date`, a "More: …" line)."""
+    return WEB_ADDRESS.search(sentence.text) is not None
+
+
 def is_question(sentence: Sentence) -> bool:
     """The sentence itself asks (a question mark at its very end: a quoted question
     inside a statement does not count)."""
@@ -62,7 +75,8 @@ def is_question(sentence: Sentence) -> bool:
 
 def exact_rule(a: Sentence, b: Sentence, max_copy_edits: int) -> str | None:
     """The exact rule a pair breaks, or None: fragment (either side is a piece of a
-    sentence), quote_piece (either side is one sentence of a longer quotation),
+    sentence), quote_piece (either side is one sentence of a longer quotation), link_line
+    (either side holds a web address: an embedded post or a link),
     question_mismatch (one side asks, the other states), near_copy (the texts
     differ in at most `max_copy_edits` words: the pair teaches copying), number_conflict
     (both sides state figures and neither side's hold the other's: "two" against "three"),
@@ -72,6 +86,8 @@ def exact_rule(a: Sentence, b: Sentence, max_copy_edits: int) -> str | None:
         return "fragment"
     if quote_piece(a) or quote_piece(b):
         return "quote_piece"
+    if link_line(a) or link_line(b):
+        return "link_line"
     if is_question(a) != is_question(b):
         return "question_mismatch"
     if word_diff(a.text, b.text).edits <= max_copy_edits:

@@ -3,7 +3,7 @@ MSRP (train) and AllSides sentences."""
 
 from __future__ import annotations
 
-from parawire.aligner.filters import exact_rule, quote_piece
+from parawire.aligner.filters import exact_rule, link_line, quote_piece
 from parawire.aligner.signals import numbers, quoted_words
 from parawire.records import Sentence
 from parawire.textnorm import words
@@ -104,6 +104,24 @@ def test_one_sentence_of_a_longer_quotation_is_a_quote_piece():
     assert not any(quote_piece(s) for s in whole)
     assert exact_rule(whole[0], sentence("McConnell walked back his claim, saying he made a "
                                          "mistake.", ["mcconnell"]), max_copy_edits=2) is None
+
+
+def test_a_line_with_a_web_address_is_a_link_not_a_claim():
+    # AllSides (May-July 2020): an embedded post and an agency's link line, exported as pairs
+    post = sentence("pic.twitter.com/W4r7vLw958 \u2014 The White House (@WhiteHouse) May 28, "
+                    "2020", ["white_house"])
+    links = sentence("More AP sports: https://apnews.com/apf-sports and "
+                     "https://twitter.com/AP_Sports", [])
+    video = sentence("Atlanta Police Release Footage of Rayshard Brooks Shooting www.youtube.com",
+                     ["atlanta"])
+    caption = sentence("U.S. President Donald Trump holds up a front page of the New York Post "
+                       "as he speaks to reporters in the Oval Office on May 28, 2020.", ["trump"])
+    assert all(link_line(s) for s in (post, links, video))
+    assert exact_rule(caption, post, max_copy_edits=2) == "link_line"
+    # abbreviations, figures and e-mail-less prose are not addresses
+    prose = [caption, sentence("The U.S. economy grew 2.1% in Q.3, officials said.", []),
+             sentence("She wrote 24/7 about it and/or the 9/11 report.", [])]
+    assert not any(link_line(s) for s in prose)
 
 
 def test_a_question_and_a_statement_are_not_paraphrases():
