@@ -1,8 +1,9 @@
 """English embedding speed: MiniLM's ONNX export through onnxruntime, fp32 ("minilm", the
 default on a CPU) and with int8 weights ("minilm-onnx"), as ratios to plain
-sentence-transformers `model.encode` on torch ("minilm-torch"), in the same run, on the same MSRP sentences (train), each timed twice after a
-warm-up, best of the two; each one's cosine to the torch vectors, how far a vector moves
-when its sentence is encoded alone rather than in the batch, and peak RSS.
+sentence-transformers `model.encode` on torch ("minilm-torch"), in the same run, on the
+same MSRP sentences (train), each timed twice after a warm-up, best of the two; each one's
+cosine to the torch vectors, how far a vector moves when its sentence is encoded alone
+rather than in the batch, and peak RSS.
 
     nice .venv/bin/python bench/embed_speed.py [--sentences 2000]
 
