@@ -8,6 +8,7 @@ import importlib.util
 import os
 import shutil
 import tempfile
+import threading
 import zipfile
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -192,8 +193,14 @@ def _cached(config_json: str, cache_dir: Path, model: str) -> Embedder:
     return _local_folder(config, cache_dir, model)
 
 
+# Loading is one thread at a time: two threads importing transformers' lazy modules, or
+# exporting one ONNX graph, at once fail; the second then finds the first's embedder.
+_LOADING = threading.Lock()
+
+
 def embedder_for(config: VectorsConfig, data_dir: Path, language: str) -> Embedder:
     """The embedder [vectors] names for a language (loaded once per process)."""
     model = config.models.get(language, config.default_model)
     cache_dir = Path(config.cache_dir) if config.cache_dir else data_dir / "models"
-    return _cached(config.model_dump_json(), cache_dir.resolve(), model)
+    with _LOADING:
+        return _cached(config.model_dump_json(), cache_dir.resolve(), model)

@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import tempfile
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -36,7 +37,9 @@ def exported_onnx(folder: Path, target: Path, quantised: bool) -> Path:
     import torch
     from onnxruntime.quantization import QuantType, quantize_dynamic
     from transformers import AutoModel
+    from transformers.utils import logging as transformers_logging
 
+    transformers_logging.disable_progress_bar()  # a command's output stays its own lines
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".exporting-", dir=target.parent))
     try:
@@ -45,7 +48,9 @@ def exported_onnx(folder: Path, target: Path, quantised: bool) -> Path:
         ids = torch.ones((2, 8), dtype=torch.long)
         names = ["input_ids", "attention_mask", "token_type_ids"]
         axes = {name: {0: "batch", 1: "tokens"} for name in [*names, "token_embeddings"]}
-        with torch.no_grad():
+        # the tracer warns about how it records shapes: nothing a user can act on
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
             torch.onnx.export(model, (ids, ids, torch.zeros_like(ids)),
                               str(staging / EXPORTED), input_names=names,
                               output_names=["token_embeddings"], dynamic_axes=axes,
