@@ -294,11 +294,11 @@ def get_labels(state: State, run_id: RunId,
         return Response(review.labels_csv(labels, views), media_type="text/csv",
                         headers={"Content-Disposition":
                                  f'attachment; filename="run-{run_id}-labels.csv"'})
-    # Serialised in one pass (the labels are built here, so FastAPI need not check them).
-    return Response(_LABELS.dump_json([
-        LabelOut(pair_id=label.pair_id, correct=label.correct, labeled_at=utc(label.labeled_at),
-                 reviewer=label.reviewer, grade=label.grade, direction=label.direction)
-        for label in labels]), media_type="application/json")
+    # Checked and serialised by pydantic's core in one pass over plain dicts.
+    return Response(_LABELS.dump_json(_LABELS.validate_python([
+        {"pair_id": label.pair_id, "correct": label.correct, "labeled_at": utc(label.labeled_at),
+         "reviewer": label.reviewer, "grade": label.grade, "direction": label.direction}
+        for label in labels])), media_type="application/json")
 
 
 @router.post("/runs/{run_id}/labels", response_model=PrecisionOut,

@@ -93,7 +93,9 @@ def create_app(settings: Settings, token: str | None = None, store: Store | None
         token=settings.serve.token if token is None else token,
         overview=OverviewCache(store, settings.dashboard.overview_check_seconds),
         index=IndexStatsCache(settings, settings.dashboard.overview_check_seconds),
-        metrics=Throttled(lambda: metrics_text(store), settings.dashboard.overview_check_seconds))
+        metrics=Throttled(lambda: metrics_text(store), settings.dashboard.overview_check_seconds),
+        story_days=Throttled(lambda: store.story_days(stories.MAX_STORY_DAYS),
+                             settings.dashboard.overview_check_seconds))
     # The last added middleware runs first: headers on every answer, then the Host check,
     # then control characters.
     app.add_middleware(ControlGuard)

@@ -20,7 +20,7 @@ from parawire.dashboard.api import MAX_ID, existing_run
 from parawire.dashboard.overview import DIMENSIONS, METRICS
 from parawire.dashboard.pair_search import PairFilters, search_pairs
 from parawire.dashboard.state import DashboardState, state_of
-from parawire.dashboard.textdiff import diff_sides
+from parawire.dashboard.textdiff import highlighted
 from parawire.records import Direction
 
 HERE = Path(__file__).parent
@@ -33,7 +33,7 @@ templates = Jinja2Templates(env=jinja2.Environment(
     undefined=jinja2.StrictUndefined,
 ))
 templates.env.filters["safe_link"] = runs.safe_link
-templates.env.globals["diff_sides"] = diff_sides
+templates.env.globals["highlighted"] = highlighted
 # How a stored direction (the input as side a) reads in pages, in the form's order.
 templates.env.globals["directions"] = [
     (Direction.EQUIVALENT.value, "equivalent"), (Direction.A_COVERS_B.value, "input covers target"),
@@ -119,7 +119,7 @@ def pairs_page(request: Request, state: State) -> HTMLResponse:
 @router.get("/stories", response_class=HTMLResponse)
 def stories_page(request: Request, state: State, day: date | None = None) -> HTMLResponse:
     """Stories per day, and the stories that opened on one day (the latest by default)."""
-    days = state.store.story_days()
+    days = state.story_days.get()[:stories.DAYS_SHOWN]
     shown = day or (days[0].day if days else None)
     opened = state.store.stories_opened_on(shown) if shown else []
     return _page(request, "stories.html", days=days, day=shown, stories=opened)

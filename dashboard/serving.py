@@ -4,6 +4,7 @@ the command hands over in its environment."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 
@@ -20,7 +21,8 @@ def serve(settings: Settings, token: str, host: str, port: int, log_level: str =
     import uvicorn
 
     if settings.serve.workers == 1:
-        uvicorn.run(create_app(settings, token=token), host=host, port=port, log_level=log_level)
+        uvicorn.run(_frozen(create_app(settings, token=token)), host=host, port=port,
+                    log_level=log_level)
         return
     os.environ[HANDOVER_VARIABLE] = json.dumps(
         {"settings": settings.model_dump(mode="json"), "token": token})
@@ -31,4 +33,14 @@ def serve(settings: Settings, token: str, host: str, port: int, log_level: str =
 def app_of_handover() -> FastAPI:
     """A worker's app, from the settings and token `serve` left in the environment."""
     handover = json.loads(os.environ[HANDOVER_VARIABLE])
-    return create_app(Settings.model_validate(handover["settings"]), token=handover["token"])
+    return _frozen(create_app(Settings.model_validate(handover["settings"]),
+                              token=handover["token"]))
+
+
+def _frozen(app: FastAPI) -> FastAPI:
+    """`app`, with everything the process holds so far (modules, the app) moved out of the
+    garbage collector's sight (gc.freeze): a full collection over the 300k objects of the
+    imports paused every request for 150 ms, and these live as long as the server does."""
+    gc.collect()
+    gc.freeze()
+    return app

@@ -1,5 +1,5 @@
 """What every request of the dashboard shares: settings, store, token, overview cache,
-index statistics, Prometheus metrics."""
+index statistics, Prometheus metrics, the stories per day."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from parawire.config import Settings
 from parawire.dashboard.overview import OverviewCache
 from parawire.dashboard.runs import IndexStatsCache
 from parawire.dashboard.throttle import Throttled
+from parawire.records import StoryDay
 from parawire.store import Store
 
 
@@ -24,6 +25,7 @@ class DashboardState:
     overview: OverviewCache
     index: IndexStatsCache
     metrics: Throttled[bytes]
+    story_days: Throttled[list[StoryDay]]  # newest first, MAX_STORY_DAYS of them
 
 
 async def state_of(request: Request) -> DashboardState:

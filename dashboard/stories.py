@@ -16,6 +16,10 @@ from parawire.store import Store
 
 router = APIRouter(prefix="/api", tags=["api"], responses=COMMON)
 PAIRS_SHOWN = 200
+# The days the stories pages can list: counted (every story read) at most every
+# dashboard.overview_check_seconds for all requests, like /metrics.
+MAX_STORY_DAYS = 366
+DAYS_SHOWN = 60
 
 
 class StoryDayOut(BaseModel):
@@ -78,10 +82,12 @@ def story_detail(store: Store, story_id: int) -> StoryDetail:
 
 
 @router.get("/stories/days", response_model=list[StoryDayOut])
-def get_story_days(state: State, limit: Annotated[int, Query(ge=1, le=366)] = 60
+def get_story_days(state: State,
+                   limit: Annotated[int, Query(ge=1, le=MAX_STORY_DAYS)] = DAYS_SHOWN
                    ) -> list[StoryDayOut]:
-    """Per day stories opened on (newest first): stories, multi-outlet stories, articles."""
-    return [StoryDayOut(**day._asdict()) for day in state.store.story_days(limit)]
+    """Per day stories opened on (newest first): stories, multi-outlet stories, articles
+    (counted at most every dashboard.overview_check_seconds)."""
+    return [StoryDayOut(**day._asdict()) for day in state.story_days.get()[:limit]]
 
 
 @router.get("/stories", response_model=list[StoryOut])

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
 
+from markupsafe import Markup, escape
+
 _PIECES = re.compile(r"\s+|\w+|[^\w\s]", re.UNICODE)
 
 
@@ -44,3 +46,16 @@ def diff_sides(left: str, right: str) -> tuple[list[Segment], list[Segment]]:
 
 def _marked(pieces: list[str], other: set[str]) -> list[Segment]:
     return _segments(pieces, [piece.casefold() not in other for piece in pieces])
+
+
+def highlighted(left: str, right: str) -> tuple[Markup, Markup]:
+    """Both texts as escaped HTML, each changed segment (diff_sides) in a <mark>. (Built
+    here rather than by a template loop over segments: that loop was most of the time a
+    page of 20 pairs took to render.)"""
+    sides = diff_sides(left, right)
+    return _html(sides[0]), _html(sides[1])
+
+
+def _html(segments: list[Segment]) -> Markup:
+    return Markup("".join(f"<mark>{escape(s.text)}</mark>" if s.changed else str(escape(s.text))
+                          for s in segments))

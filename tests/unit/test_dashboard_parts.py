@@ -7,7 +7,7 @@ import pytest
 from parawire.dashboard.precision import precision_of, wilson_interval
 from parawire.dashboard.review import _cell
 from parawire.dashboard.runs import run_view, safe_link
-from parawire.dashboard.textdiff import diff_sides
+from parawire.dashboard.textdiff import diff_sides, highlighted
 from parawire.records import AlignmentRun, CrawlRun
 
 
@@ -38,6 +38,12 @@ def test_diff_marks_words_missing_from_the_other_side():
     assert "".join(s.text for s in left) == "Mayor Rossi approved the budget."
     same, other = diff_sides("The Budget.", "the budget.")
     assert not any(s.changed for s in same + other)
+
+
+def test_highlighted_sides_escape_crawled_text_and_mark_what_differs():
+    left, right = highlighted("Rossi <b>approved</b> the budget.", "Rossi & Bianchi approved it.")
+    assert left == "Rossi <mark>&lt;b&gt;</mark>approved<mark>&lt;/b&gt; the budget</mark>."
+    assert right == "Rossi <mark>&amp; Bianchi</mark> approved <mark>it</mark>."
 
 
 def test_csv_cells_never_start_a_formula_and_links_are_plain_http():
