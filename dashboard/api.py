@@ -190,11 +190,11 @@ _LABELS = TypeAdapter(list[LabelOut])
 
 def precision_out(store: Store, run_id: int) -> PrecisionOut:
     """A run's precision from its labels, overall and per grade, in the API's shape."""
-    precision = review.run_precision(store, run_id)
+    precision, per_grade = review.run_precision(store, run_id)
     return PrecisionOut(
         right=precision.right, wrong=precision.wrong, labeled=precision.labeled,
         estimate=precision.estimate, low=precision.low, high=precision.high,
-        per_grade=grade_precision_out(review.grade_precision(store, run_id)))
+        per_grade=grade_precision_out(per_grade))
 
 
 def grade_precision_out(per_grade: list[tuple[int | None, Precision]]

@@ -154,7 +154,6 @@ def review_latest(request: Request, state: State) -> Response:
 def review_page(request: Request, state: State, run_id: int) -> HTMLResponse:
     """Random unlabeled pairs of a run to mark right or wrong, and the run's precision."""
     run_id = existing_run(state, _id(run_id, "alignment run"))
-    return _page(request, "review.html", run_id=run_id,
-                 precision=review.run_precision(state.store, run_id),
-                 per_grade=review.grade_precision(state.store, run_id),
-                 pairs=review.sample(state.store, run_id, REVIEW_SAMPLE))
+    precision, per_grade = review.run_precision(state.store, run_id)
+    return _page(request, "review.html", run_id=run_id, precision=precision,
+                 per_grade=per_grade, pairs=review.sample(state.store, run_id, REVIEW_SAMPLE))

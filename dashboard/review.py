@@ -18,23 +18,22 @@ def sample(store: Store, run_id: int, size: int) -> list[PairListing]:
     return store.pairs_by_id(store.sample_unlabeled_pairs(run_id, size))
 
 
-def run_precision(store: Store, run_id: int) -> Precision:
-    """The run's precision estimated from its labels."""
-    return precision_of(*store.label_counts(run_id))
-
-
-def grade_precision(store: Store, run_id: int) -> list[tuple[int | None, Precision]]:
-    """The precision of the pairs the pair model gave each grade, from their labels,
-    highest grade first (pairs stored without a grade last)."""
+def run_precision(store: Store, run_id: int) -> tuple[Precision, list[tuple[int | None, Precision]]]:
+    """The run's precision, and the precision of the pairs the pair model gave each grade
+    (highest grade first, pairs stored without a grade last), from one count of its labels
+    by grade and verdict."""
     counts = store.label_counts_by_grade(run_id)
-    return [(grade, precision_of(*counts[grade]))
-            for grade in sorted(counts, key=lambda g: -1 if g is None else g, reverse=True)]
+    overall = precision_of(sum(right for right, _ in counts.values()),
+                           sum(wrong for _, wrong in counts.values()))
+    return overall, [(grade, precision_of(*counts[grade]))
+                     for grade in sorted(counts, key=lambda g: -1 if g is None else g,
+                                         reverse=True)]
 
 
 def latest_run_review(store: Store, overview: dict[str, Any]) -> dict[str, Any]:
     """The overview's live part: the precision per grade of the latest run's labels."""
     run_id = overview["run"]
-    return {"review_by_grade": grade_precision(store, run_id) if run_id is not None else []}
+    return {"review_by_grade": run_precision(store, run_id)[1] if run_id is not None else []}
 
 
 def _cell(text: str) -> str:

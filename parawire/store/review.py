@@ -108,16 +108,6 @@ class ReviewQueries(StoreBase):
                 conn.execute(labels.insert().values(run_id=run_id, pair_id=pair_id, **values))
         return True
 
-    def label_counts(self, run_id: int) -> tuple[int, int]:
-        """How many of a run's labels say right and how many wrong (counted in the
-        database: the precision needs no label read)."""
-        labels = schema.review_labels
-        query = (sa.select(labels.c.correct, sa.func.count()).where(labels.c.run_id == run_id)
-                 .group_by(labels.c.correct))
-        with self.engine.connect() as conn:
-            counts = {bool(correct): count for correct, count in conn.execute(query)}
-        return counts.get(True, 0), counts.get(False, 0)
-
     def label_counts_by_grade(self, run_id: int) -> dict[int | None, tuple[int, int]]:
         """Right and wrong labels per grade the pair model gave the labelled pairs (None:
         pairs stored without a grade)."""

@@ -128,8 +128,8 @@ def test_a_mostly_labeled_run_still_gives_its_last_unlabeled_pairs(store):
     assert sorted(sample) == pair_ids[-2:]
     assert len(sent) <= 3 and not any("random" in s.lower() for s in sent)
     right = sum(1 for pair_id in pair_ids[:-2] if pair_id % 2 == 0)
-    assert store.label_counts(run) == (right, len(pair_ids) - 2 - right)
-    assert store.label_counts(run + 1) == (0, 0)
+    assert store.label_counts_by_grade(run) == {None: (right, len(pair_ids) - 2 - right)}
+    assert store.label_counts_by_grade(run + 1) == {}
 
 
 def test_run_volumes_join_sentences_through_the_volume_index(store):
