@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from parawire.dashboard.precision import precision_of, wilson_interval
 from parawire.dashboard.review import _cell
 from parawire.dashboard.runs import run_view, safe_link
+from parawire.dashboard.serving import _frozen
 from parawire.dashboard.textdiff import diff_sides, highlighted
 from parawire.records import AlignmentRun, CrawlRun
 
@@ -74,3 +77,15 @@ def test_crawl_run_names_its_outlets():
                    counts={"stored": 1, "errors/http": 2})
     view = run_view(run)
     assert view.outlets == ["bbc-news", "ap"] and view.errors == {"http": 2}
+
+
+def test_the_served_app_leaves_what_the_process_holds_to_no_collection():
+    """`parawire serve` freezes the objects alive when it starts (imports, the app), so a
+    full collection never walks them while requests wait."""
+    before = gc.get_freeze_count()
+    app = object()
+    try:
+        assert _frozen(app) is app  # type: ignore[arg-type]
+        assert gc.get_freeze_count() > before
+    finally:
+        gc.unfreeze()
