@@ -52,10 +52,21 @@ class PairSearchQueries(StoreBase):
             return [_listing(row) for row in conn.execute(select)]
 
 
-def search_select(query: PairQuery, dialect: str) -> sa.Select:
-    """The SELECT of one page of matching pairs (and one more), newest first."""
-    return (_pair_select().where(*_conditions(query, dialect))
-            .order_by(schema.pairs.c.id.desc()).limit(query.limit + 1))
+def search_select(query: PairQuery, dialect: str,
+                  *also: sa.ColumnElement[bool]) -> sa.Select:
+    """The SELECT of one page of matching pairs (and one more), newest first, meeting
+    `also` too: the page's pair ids first, the pairs' sentences joined only where a filter
+    reads them, then those ids' rows with their sentences and articles. (Joined before the
+    page was cut, PostgreSQL looked up the sentences and articles of every match: of 188
+    for a name, to show 21.)"""
+    pairs = schema.pairs
+    ids = sa.select(pairs.c.id)
+    if _reads_sides(query):
+        ids = (ids.join(_INPUT, _INPUT.c.id == pairs.c.input_sentence_id)
+               .join(_TARGET, _TARGET.c.id == pairs.c.target_sentence_id))
+    page = (ids.where(*_conditions(query, dialect), *also).order_by(pairs.c.id.desc())
+            .limit(query.limit + 1))
+    return _pair_select().where(pairs.c.id.in_(page.scalar_subquery())).order_by(pairs.c.id.desc())
 
 
 # SQLite has no statistics of value ranges (no STAT4), so given a grade or direction filter
@@ -89,7 +100,7 @@ def _newest_window_rows(conn: sa.Connection, query: PairQuery) -> list[Any] | No
                          .offset(NEWEST_WINDOW - 1).limit(1)).scalar()
     if floor is None:  # fewer pairs than the window: the plain search reads no more
         return None
-    rows = conn.execute(search_select(query, "sqlite").where(pairs.c.id >= floor)).all()
+    rows = conn.execute(search_select(query, "sqlite", pairs.c.id >= floor)).all()
     return rows if len(rows) > query.limit else None
 
 
@@ -203,6 +214,15 @@ def _name_match(entity: str, dialect: str) -> Any:
     sentences = schema.sentences
     return _either_side(sa.select(sentences.c.id).where(
         _entity_text(sentences).like(_like_pattern(fragment), escape="/")), "name_matches")
+
+
+def _reads_sides(query: PairQuery) -> bool:
+    """Whether a filter reads the pair's sentences themselves: an outlet, a day, a text
+    without any word, or a name part too short for the trigram index."""
+    q, entity = (query.q or "").strip(), (query.entity or "").strip()
+    return bool(query.outlet or query.since or query.until
+                or (q and not _WORD.findall(q.casefold()))
+                or (entity and len(_stored_json_fragment(entity)) < MIN_TRIGRAM))
 
 
 def _conditions(query: PairQuery, dialect: str) -> list[Any]:
