@@ -91,7 +91,8 @@ def create_app(settings: Settings, token: str | None = None, store: Store | None
     app.state.dashboard = DashboardState(
         settings=settings, store=store,
         token=settings.serve.token if token is None else token,
-        overview=OverviewCache(store, settings.dashboard.overview_check_seconds),
+        overview=OverviewCache(store, settings.dashboard.overview_check_seconds,
+                               settings.dashboard.first_count_wait_seconds),
         index=IndexStatsCache(settings, settings.dashboard.overview_check_seconds),
         metrics=Throttled(lambda: metrics_text(store), settings.dashboard.overview_check_seconds),
         story_days=Throttled(lambda: store.story_days(stories.MAX_STORY_DAYS),

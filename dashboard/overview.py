@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from parawire.store import Store
+from parawire.store import OverviewFingerprint, Store
 
 DIMENSIONS = ("day", "outlet", "topic", "language")
 METRICS = ("articles", "sentences", "references", "pairs")
@@ -42,6 +42,25 @@ def compute_overview(store: Store) -> dict[str, Any]:
     }
 
 
+def provisional_overview(store: Store, fingerprint: tuple[int, ...]) -> dict[str, Any]:
+    """An overview of what can be read at once (no breakdown), marked refreshing: articles
+    and sentences as `fingerprint` (Store.overview_fingerprint) counted them, and every
+    run's references and pairs (the latest run's as the totals)."""
+    runs = store.run_totals()
+    latest = max(runs, default=None)
+    counted = runs.get(latest, {}) if latest is not None else {}
+    read = OverviewFingerprint(*fingerprint)
+    return {
+        "totals": {"articles": read.articles, "sentences": read.sentences,
+                   "references": counted.get("references", 0), "pairs": counted.get("pairs", 0)},
+        "run": latest,
+        "runs": {str(run_id): counts for run_id, counts in sorted(runs.items(), reverse=True)},
+        "breakdowns": {d: {m: {} for m in METRICS} for d in DIMENSIONS},
+        "as_of": datetime.now(UTC),
+        "refreshing": True,
+    }
+
+
 class OverviewCache:
     """The last overview, keyed by the store's fingerprint (checked at most every
     `check_seconds`).
@@ -49,7 +68,8 @@ class OverviewCache:
     Counting runs in a background thread, and each count is saved in the store: a server
     that starts answers at once from the saved overview (marked `refreshing` while it
     recounts when the store changed since), and `warm()` starts that recount as it starts.
-    Only a store never counted makes the first request wait, for the count under way.
+    Only a store never counted makes the first request wait for the count under way, at
+    most `first_wait` seconds: then it gets the totals read at once (`provisional`).
     After that, requests get the previous overview marked `refreshing` while a thread
     recounts, so no request waits for a recount of a large store. While rows keep coming
     (an alignment writing), a recount starts no sooner than RECOUNT_PAUSE times the last
@@ -57,9 +77,11 @@ class OverviewCache:
     connection's time instead of running back to back beside the requests.
     """
 
-    def __init__(self, store: Store, check_seconds: float = 0) -> None:
+    def __init__(self, store: Store, check_seconds: float = 0,
+                 first_wait: float | None = None) -> None:
         self.store = store
         self.check_seconds = check_seconds
+        self.first_wait = first_wait  # None: wait for the first count to its end
         self._lock = threading.Lock()
         self._key: tuple[int, ...] | None = None
         self._value: dict[str, Any] | None = None
@@ -69,6 +91,7 @@ class OverviewCache:
         self._checking = threading.Lock()  # one fingerprint query at a time
         self._rendered: dict[str, tuple[tuple[Any, ...], bytes]] = {}
         self._next_count = 0.0  # monotonic time before which no recount starts
+        self._provisional: dict[str, Any] | None = None  # while the first count runs
 
     def warm(self) -> None:
         """Load the saved overview and start a recount if the store changed since (the
@@ -80,7 +103,9 @@ class OverviewCache:
         key = self._fingerprint()
         pending = self._follow(key)
         if pending is not None:
-            pending.join()
+            pending.join(self.first_wait)
+            if pending.is_alive():
+                return self._provisional_for(key)
         with self._lock:
             if self._value is None:
                 assert self._error is not None
@@ -105,6 +130,15 @@ class OverviewCache:
         with self._lock:
             self._rendered[name] = (version, body)
         return body
+
+    def _provisional_for(self, key: tuple[int, ...]) -> dict[str, Any]:
+        """While a never-counted store is counted for the first time: the totals read at
+        once (articles and sentences from the fingerprint, every run's references and pairs
+        from their run-keyed indexes), no breakdowns, marked refreshing. Read once."""
+        with self._lock:
+            if self._provisional is None:
+                self._provisional = provisional_overview(self.store, key)
+            return self._provisional
 
     def _follow(self, key: tuple[int, ...]) -> threading.Thread | None:
         """Recount when `key` is not what the overview counted; returns the count under way

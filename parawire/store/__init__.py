@@ -4,6 +4,7 @@ from functools import lru_cache
 
 from parawire.config import Settings
 from parawire.store.alignment import BatchOverlap
+from parawire.store.overview import OverviewFingerprint
 from parawire.store.store import Store, open_store
 
 
@@ -17,4 +18,4 @@ def _store(url: str, pool_size: int | None) -> Store:
     return open_store(url, pool_size)
 
 
-__all__ = ["BatchOverlap", "Store", "open_store", "store_of"]
+__all__ = ["BatchOverlap", "OverviewFingerprint", "Store", "open_store", "store_of"]

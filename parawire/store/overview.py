@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 
@@ -40,6 +40,19 @@ def _volume_queries(run_id: int | None) -> dict[str, sa.Select]:
         "pairs": _grouped(sentence_columns, pairs.join(
             sentences, sentences.c.id == pairs.c.input_sentence_id)).where(pairs.c.run_id == run),
     }
+
+
+class OverviewFingerprint(NamedTuple):
+    """The highest id and the row count of the tables the overview counts."""
+
+    last_article: int
+    articles: int
+    last_sentence: int
+    sentences: int
+    last_run: int
+    references: int
+    last_pair: int
+    pairs: int
 
 
 class OverviewQueries(StoreBase):
@@ -88,7 +101,7 @@ class OverviewQueries(StoreBase):
                     totals.setdefault(run_id, dict.fromkeys(queries, 0))[metric] = count
         return totals
 
-    def overview_fingerprint(self) -> tuple[int, ...]:
+    def overview_fingerprint(self) -> OverviewFingerprint:
         """Cheap values that change whenever a table volume_counts() counts changes (each a
         maximum or count read from an index)."""
         articles, sentences, pairs = schema.articles, schema.sentences, schema.pairs
@@ -104,7 +117,7 @@ class OverviewQueries(StoreBase):
             sa.select(sa.func.count()).select_from(pairs).scalar_subquery(),
         )
         with self.engine.connect() as conn:
-            return tuple(conn.execute(query).one())
+            return OverviewFingerprint(*conn.execute(query).one())
 
     def saved_overview(self) -> tuple[tuple[int, ...], dict[str, Any], datetime] | None:
         """The last overview saved, the fingerprint it was counted at, and when."""

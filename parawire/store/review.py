@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import random
 from typing import Any
 
@@ -12,8 +13,11 @@ from parawire.records import Direction, ReviewedPair, ReviewLabel
 from parawire.store import schema
 from parawire.store.base import StoreBase, now
 
-SAMPLE_DRAWS = 3  # random seeks per pair asked for, before drawing from what is left
-DRAWS_PER_QUERY = 150  # seeks per SELECT (a UNION ALL of 150 starts: under SQLite's 500 terms)
+# Random seeks per pair still missing, round by round (one SELECT a round), before drawing
+# from every unlabeled id: a first round a little over the sample, then a wide one.
+DRAW_ROUNDS = (1.25, 3.0)
+DRAWS_PER_QUERY = 150  # seeks per SELECT (a UNION ALL of 150 offsets: under SQLite's 500 terms)
+OFFSET_RANGE = 2**31  # a seek starts at the run's lowest id + (offset mod the id range)
 
 
 def _unlabeled(run_id: Any) -> sa.Select:
@@ -41,16 +45,25 @@ def _label_counts_by_grade(run_id: int) -> sa.Select:
 @functools.lru_cache(maxsize=16)
 def _draws(count: int) -> sa.Select:
     """One SELECT of `count` seeks: row k is the first unlabeled pair of run :run_id from
-    id :start_k on. The starts are a table of bound values and the seek one subquery
-    correlated with it, so PostgreSQL plans one seek, not `count` (planning 30 seeks, each
-    a subquery of its own, cost it 5 ms a sample of 10). Built once per count."""
+    the run's lowest id + (:offset_k mod the run's id range) on; no row's seek finds
+    anything when the run has no pair. The run's id range (each bound alone, read off the
+    (run_id, id) index) and the offsets (bound values) are tables the seek, one subquery, is
+    correlated with: PostgreSQL plans one seek, not `count` (planning 30 seeks, each a
+    subquery of its own, cost it 5 ms a sample of 10), and the range costs no round trip
+    of its own. Built once per count."""
     pairs = schema.pairs
-    starts = sa.union_all(*(sa.select(sa.bindparam(f"start_{k}", type_=sa.Integer).label("start"))
-                            for k in range(count))).cte("starts")
-    seek = (_unlabeled(sa.bindparam("run_id")).where(pairs.c.id >= starts.c.start)
-            .order_by(pairs.c.id).limit(sa.literal_column("1")).scalar_subquery()
-            .correlate(starts))
-    return sa.select(seek).select_from(starts)
+    run_id = sa.bindparam("run_id", type_=sa.Integer)
+    bounds = sa.select(*(
+        sa.select(bound(pairs.c.id)).where(pairs.c.run_id == run_id).scalar_subquery()
+        .label(name) for name, bound in (("low", sa.func.min), ("high", sa.func.max)))
+    ).cte("bounds")
+    offsets = sa.union_all(*(
+        sa.select(sa.bindparam(f"offset_{k}", type_=sa.Integer).label("offset"))
+        for k in range(count))).cte("offsets")
+    start = bounds.c.low + offsets.c.offset % (bounds.c.high - bounds.c.low + 1)
+    seek = (_unlabeled(run_id).where(pairs.c.id >= start).order_by(pairs.c.id)
+            .limit(sa.literal_column("1")).scalar_subquery().correlate(offsets, bounds))
+    return sa.select(seek).select_from(offsets.join(bounds, sa.true()))
 
 
 class ReviewQueries(StoreBase):
@@ -61,29 +74,27 @@ class ReviewQueries(StoreBase):
 
         Each draw picks a random id in the run's id range and takes the first unlabeled pair
         from there (an index seek on (run_id, id), whatever the run's size). The draws go
-        together, DRAWS_PER_QUERY to a SELECT: a sample of up to 50 pairs is two queries
-        (the id range, the draws). Only when draws keep missing (most pairs labeled) does a
-        third read the ids of every unlabeled pair of the run to draw the rest from; no
-        query sorts the run's pairs at random.
+        together, DRAWS_PER_QUERY to a SELECT with the id range: a sample of up to 100
+        pairs of a run mostly unlabeled is one query, and a second round (DRAW_ROUNDS) takes
+        what repeated draws and labeled stretches left missing. Only when draws keep
+        missing (most pairs labeled) does a last query read the ids of every unlabeled pair
+        of the run to draw the rest from; no query sorts the run's pairs at random.
         """
-        pairs = schema.pairs
         rng = random.SystemRandom()
+        found: list[int] = []
         with self.engine.connect() as conn:
-            # Each bound alone, so that both databases read it off the (run_id, id) index.
-            low, high = conn.execute(sa.select(*(
-                sa.select(bound(pairs.c.id)).where(pairs.c.run_id == run_id).scalar_subquery()
-                for bound in (sa.func.min, sa.func.max)))).one()
-            if low is None:
-                return []
-            starts = [rng.randint(low, high) for _ in range(SAMPLE_DRAWS * size)]
-            drawn: list[int | None] = []
-            for first in range(0, len(starts), DRAWS_PER_QUERY):
-                chunk = starts[first:first + DRAWS_PER_QUERY]
-                drawn += conn.execute(_draws(len(chunk)), {
-                    "run_id": run_id, **{f"start_{k}": start for k, start in enumerate(chunk)}
-                }).scalars()
-            found = list(dict.fromkeys(pair_id for pair_id in drawn if pair_id is not None))
-            found = found[:size]
+            for per_missing in DRAW_ROUNDS:
+                missing = size - len(found)
+                if missing <= 0:
+                    break
+                offsets = [rng.randrange(OFFSET_RANGE)
+                           for _ in range(math.ceil(per_missing * missing) + 1)]
+                for first in range(0, len(offsets), DRAWS_PER_QUERY):
+                    chunk = offsets[first:first + DRAWS_PER_QUERY]
+                    found += conn.execute(_draws(len(chunk)), {
+                        "run_id": run_id, **{f"offset_{k}": o for k, o in enumerate(chunk)}
+                    }).scalars()
+                found = list(dict.fromkeys(p for p in found if p is not None))[:size]
             if len(found) < size:
                 rest = set(conn.execute(_unlabeled(run_id)).scalars()) - set(found)
                 found += rng.sample(sorted(rest), min(size - len(found), len(rest)))

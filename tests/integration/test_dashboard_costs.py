@@ -56,15 +56,17 @@ def _run_with_pairs(store: Store, count: int) -> tuple[int, list[int]]:
     return run.id, pair_ids
 
 
-def test_a_review_sample_is_two_queries_and_sorts_nothing_at_random(store):
-    """Every random seek goes in one SELECT (the old sampler sent one per draw: 31 for a
-    sample of 10), and no query orders the run's pairs by random()."""
+def test_a_review_sample_is_one_round_of_seeks_or_two_and_sorts_nothing_at_random(store):
+    """The random seeks go in one SELECT with the run's id range (the old sampler sent one
+    per draw: 31 for a sample of 10; then the range and the seeks apart), a second round
+    only for draws that fell on the same pair, and no query orders the run's pairs by
+    random()."""
     run, pair_ids = _run_with_pairs(store, 200)
     for pair_id in pair_ids[:10]:
         store.label_pair(run, pair_id, True)
     with _statements(store) as sent:
         sample = store.sample_unlabeled_pairs(run, 10)
-    assert len(sent) == 2, sent
+    assert 1 <= len(sent) <= 2 and all("offsets" in statement for statement in sent), sent
     assert not any("random" in statement.lower() for statement in sent)
     assert len(sample) == len(set(sample)) and 1 <= len(sample) <= 10
     assert set(sample) <= set(pair_ids[10:])  # unlabeled pairs of the run only
@@ -79,8 +81,10 @@ def test_each_review_seek_stops_at_the_first_unlabeled_pair(store):
     run, pair_ids = _run_with_pairs(store, 20)
     for pair_id in pair_ids[:5]:
         store.label_pair(run, pair_id, True)
-    seeks = review_module._draws(2).params(run_id=run, start_0=pair_ids[0],
-                                           start_1=pair_ids[10])
+    # Offsets from the run's lowest id: 0 starts at the first pair, labeled; the other at
+    # the eleventh.
+    seeks = review_module._draws(2).params(run_id=run, offset_0=0,
+                                           offset_1=pair_ids[10] - pair_ids[0])
     compiled = str(seeks.compile(dialect=store.engine.dialect,
                                  compile_kwargs={"literal_binds": True}))
     with store.engine.connect() as conn:
@@ -208,6 +212,34 @@ def test_recounts_pause_while_rows_keep_coming(store, monkeypatch):
     body = cache.get()
     assert body["refreshing"] and body["totals"]["articles"] == 0
     assert cache._refresh is counted  # no new count started
+
+
+def test_a_store_never_counted_answers_its_totals_while_the_first_count_runs(
+        store, monkeypatch):
+    """The first request on a never-counted store waits for the count at most `first_wait`
+    seconds, then gets the totals read at once, without breakdowns, marked refreshing; the
+    count, once done, is what later requests get."""
+    run, _ = _run_with_pairs(store, 3)
+    counting = threading.Event()
+    slow_count = overview_module.compute_overview
+
+    def held_count(counted_store):
+        counting.wait(30)
+        return slow_count(counted_store)
+
+    monkeypatch.setattr(overview_module, "compute_overview", held_count)
+    cache = OverviewCache(store, first_wait=0.05)
+    first = cache.get()
+    assert first["refreshing"] and first["run"] == run
+    assert first["totals"] == {"articles": 1, "sentences": 4, "references": 3, "pairs": 3}
+    assert first["runs"] == {str(run): {"references": 3, "pairs": 3}}
+    assert all(not keys for by_metric in first["breakdowns"].values()
+               for keys in by_metric.values())
+    counting.set()
+    cache._refresh.join(30)
+    counted = cache.get()
+    assert not counted["refreshing"] and counted["totals"] == first["totals"]
+    assert counted["breakdowns"]["outlet"]["sentences"]
 
 
 def test_one_fingerprint_query_at_a_time(store):
