@@ -94,9 +94,17 @@ class OverviewCache:
         self._provisional: dict[str, Any] | None = None  # while the first count runs
 
     def warm(self) -> None:
-        """Load the saved overview and start a recount if the store changed since (the
-        server calls it as it starts)."""
-        self._follow(self._fingerprint())
+        """Load the saved overview (on a store never counted, read the provisional totals
+        before the first count starts to compete with them) and start a recount if the
+        store changed since (the server calls it as it starts, before it listens)."""
+        key = self._fingerprint()
+        with self._lock:
+            if self._value is None:
+                self._load_saved()
+            never_counted = self._value is None
+        if never_counted and self.first_wait is not None:
+            self._provisional_for(key)
+        self._follow(key)
 
     def get(self) -> dict[str, Any]:
         """The latest overview, with `as_of` and whether a newer one is being counted."""

@@ -268,7 +268,7 @@ class DashboardConfig(_Section):
     allowed_hosts: list[str] = Field(["127.0.0.1", "localhost", "::1"], min_length=1)
     pool_size: int = Field(20, ge=1, le=1000)
     overview_check_seconds: float = Field(1.0, ge=0)
-    first_count_wait_seconds: float = Field(0.1, ge=0)
+    first_count_wait_seconds: float = Field(0.05, ge=0)
     request_threads: int = Field(2, ge=1, le=1000)
 
 
