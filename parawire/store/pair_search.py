@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Sequence
@@ -112,7 +113,10 @@ def _side_columns(sentence: Any, article: Any, prefix: str) -> list[Any]:
             article.c.url.label(f"{prefix}_url"), article.c.title.label(f"{prefix}_title")]
 
 
+@functools.cache
 def _pair_select() -> sa.Select:
+    """Pairs with both sentences and their articles (built once: each search narrows a
+    copy, and building it took 0.3 ms a request)."""
     pairs = schema.pairs
     return (
         sa.select(pairs, *_side_columns(_INPUT, _INPUT_ARTICLE, "input"),

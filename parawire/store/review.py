@@ -30,14 +30,15 @@ def _unlabeled(run_id: Any) -> sa.Select:
             .where(pairs.c.run_id == run_id, labels.c.pair_id.is_(None)))
 
 
-def _label_counts_by_grade(run_id: int) -> sa.Select:
-    """(grade, correct, count) over a run's labels, each label's pair read by its key (a
-    correlated subquery: as a join, PostgreSQL hashed every pair of the store, 100k pairs
-    read for 500 labels)."""
+@functools.cache
+def _label_counts_by_grade() -> sa.Select:
+    """(grade, correct, count) over run :run_id's labels, each label's pair read by its key
+    (a correlated subquery: as a join, PostgreSQL hashed every pair of the store, 100k pairs
+    read for 500 labels). Built once."""
     pairs, labels = schema.pairs, schema.review_labels
     grade = sa.select(pairs.c.grade).where(pairs.c.id == labels.c.pair_id).scalar_subquery()
     labelled = (sa.select(grade.label("grade"), labels.c.correct)
-                .where(labels.c.run_id == run_id).subquery())
+                .where(labels.c.run_id == sa.bindparam("run_id", type_=sa.Integer)).subquery())
     return (sa.select(labelled.c.grade, labelled.c.correct, sa.func.count())
             .group_by(labelled.c.grade, labelled.c.correct))
 
@@ -122,10 +123,10 @@ class ReviewQueries(StoreBase):
     def label_counts_by_grade(self, run_id: int) -> dict[int | None, tuple[int, int]]:
         """Right and wrong labels per grade the pair model gave the labelled pairs (None:
         pairs stored without a grade)."""
-        query = _label_counts_by_grade(run_id)
         counts: dict[int | None, list[int]] = {}
         with self.engine.connect() as conn:
-            for grade, correct, count in conn.execute(query):
+            for grade, correct, count in conn.execute(_label_counts_by_grade(),
+                                                      {"run_id": run_id}):
                 counts.setdefault(grade, [0, 0])[0 if correct else 1] += count
         return {grade: (right, wrong) for grade, (right, wrong) in counts.items()}
 

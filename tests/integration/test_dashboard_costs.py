@@ -108,7 +108,7 @@ def test_precision_per_grade_reads_each_labelled_pair_by_its_key(store):
     run, pair_ids = _run_with_pairs(store, 6)
     for pair_id in pair_ids[:4]:
         store.label_pair(run, pair_id, pair_id % 2 == 0)
-    compiled = str(review_module._label_counts_by_grade(run).compile(
+    compiled = str(review_module._label_counts_by_grade().params(run_id=run).compile(
         dialect=store.engine.dialect, compile_kwargs={"literal_binds": True}))
     with store.engine.connect() as conn:
         if store.engine.dialect.name == "sqlite":
