@@ -170,11 +170,16 @@ def _entity_text(sentence: Any) -> Any:
     return sa.cast(sentence.c[schema.ENTITY_COLUMN], sa.Text)
 
 
-def _either_side(sentence_ids: sa.Select, name: str) -> Any:
-    """Pairs whose input or target sentence is among `sentence_ids` (through the pairs'
-    sentence indexes, so no sentence outside the matches is read)."""
+def _either_side(sentence_ids: sa.Select, name: str, dialect: str) -> Any:
+    """Pairs whose input or target sentence is among `sentence_ids`, through the pairs'
+    sentence indexes, so no sentence outside the matches is read. On PostgreSQL the ids are
+    one array that both indexes are asked for (a bitmap OR): as a union of pair ids, the
+    planner joined it to every pair by id, newest first (1.5 ms for 84 matches, not 0.4)."""
     pairs = schema.pairs
     found = sentence_ids.cte(name)
+    if dialect == "postgresql":
+        return sa.or_(*(side == sa.any_(sa.func.array(sa.select(found).scalar_subquery()))
+                        for side in (pairs.c.input_sentence_id, pairs.c.target_sentence_id)))
     return pairs.c.id.in_(sa.union(
         sa.select(pairs.c.id).where(pairs.c.input_sentence_id.in_(sa.select(found))),
         sa.select(pairs.c.id).where(pairs.c.target_sentence_id.in_(sa.select(found)))))
@@ -194,7 +199,8 @@ def _words_match(q: str, dialect: str) -> Any:
         return sa.or_(*(side.c.text.ilike(_like_pattern(q), escape="/")
                         for side in (_INPUT, _TARGET)))
     if dialect == "sqlite":
-        return _either_side(_fts5(schema.TEXT_SEARCH, f'"{" ".join(words)}"'), "text_matches")
+        return _either_side(_fts5(schema.TEXT_SEARCH, f'"{" ".join(words)}"'), "text_matches",
+                            dialect)
     query = " <-> ".join(words)
     sentences = schema.sentences
     words_only = sa.func.regexp_replace(sentences.c.text, sa.literal_column("'[^[:alnum:]]+'"),
@@ -202,22 +208,26 @@ def _words_match(q: str, dialect: str) -> Any:
     vector = sa.func.to_tsvector(sa.literal_column("'simple'"), words_only)
     return _either_side(sa.select(sentences.c.id).where(
         vector.op("@@")(sa.func.to_tsquery(sa.literal_column("'simple'"), query))),
-        "text_matches")
+        "text_matches", dialect)
 
 
 def _name_match(entity: str, dialect: str) -> Any:
-    """Pairs either of whose sentences has an entity name containing `entity`, from the
-    trigram index (a part shorter than MIN_TRIGRAM by a scan)."""
+    """Pairs either of whose sentences has an entity name containing `entity`: on SQLite
+    from the FTS5 trigram table, on PostgreSQL the names matching by trigram index, then
+    their sentences (a part shorter than MIN_TRIGRAM by a scan)."""
     fragment = _stored_json_fragment(entity)
     if len(fragment) < MIN_TRIGRAM:
         return sa.or_(*(_entity_text(side).like(_like_pattern(fragment), escape="/")
                         for side in (_INPUT, _TARGET)))
     if dialect == "sqlite":
         phrase = '"' + fragment.replace('"', '""') + '"'
-        return _either_side(_fts5(schema.NAME_SEARCH, phrase), "name_matches")
-    sentences = schema.sentences
-    return _either_side(sa.select(sentences.c.id).where(
-        _entity_text(sentences).like(_like_pattern(fragment), escape="/")), "name_matches")
+        return _either_side(_fts5(schema.NAME_SEARCH, phrase), "name_matches", dialect)
+    names = sa.table(schema.ENTITY_NAMES, sa.column("id"), sa.column("name"))
+    links = sa.table(schema.SENTENCE_ENTITY_NAMES, sa.column("name_id"), sa.column("sentence_id"))
+    matching = sa.select(names.c.id).where(
+        names.c.name.like(_like_pattern(entity.strip().casefold()), escape="/"))
+    return _either_side(sa.select(links.c.sentence_id).where(links.c.name_id.in_(matching)),
+                        "name_matches", dialect)
 
 
 def _reads_sides(query: PairQuery) -> bool:

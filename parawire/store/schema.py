@@ -198,13 +198,16 @@ dashboard_overview = Table(
     Column("overview", JSON, nullable=False),
     Column("counted_at", DateTime, nullable=False),
 )
-# Text and entity search (migration 0008), outside SQLAlchemy's tables. On SQLite two
+# Text and entity search (migrations 0008, 0018), outside SQLAlchemy's tables. On SQLite two
 # contentless FTS5 tables (column `terms`, rowid = sentence id) kept in step with `sentences`
 # by triggers: TEXT_SEARCH over the text (unicode61 words), NAME_SEARCH over ENTITY_COLUMN
-# (trigram: substrings). On PostgreSQL a GIN index on to_tsvector('simple', text) and a
-# pg_trgm GIN index on the text of ENTITY_COLUMN.
+# (trigram: substrings). On PostgreSQL a GIN index on to_tsvector('simple', text), and
+# ENTITY_NAMES (id, name: each name of ENTITY_COLUMN once, pg_trgm GIN index on name) with
+# SENTENCE_ENTITY_NAMES (name_id, sentence_id), kept in step by triggers.
 TEXT_SEARCH = "sentence_text_search"
 NAME_SEARCH = "sentence_name_search"
+ENTITY_NAMES = "entity_names"
+SENTENCE_ENTITY_NAMES = "sentence_entity_names"
 ENTITY_COLUMN = "proper_nouns"
 
 

@@ -42,7 +42,8 @@ def test_text_and_entity_search_read_indexes_not_every_sentence(corpus):
             assert "SCAN input_sentence" not in plan and "SCAN target_sentence" not in plan
     else:
         assert "ix_sentences_text_words" in text_plan
-        assert "ix_sentences_names_trgm" in entity_plan
+        # The name is matched among the distinct names, not in each sentence's names.
+        assert "on entity_names" in entity_plan and "proper_nouns" not in entity_plan
         assert "Seq Scan on sentences" not in text_plan + entity_plan
 
 
@@ -72,6 +73,36 @@ def test_search_index_follows_new_sentences_and_folds_case(corpus):
     assert found(q="absent-word") == []
     assert sorted(found(entity="ro")) == sorted(found(entity="rossi"))  # short: scanned
     assert found(entity="rossi")
+
+
+def test_entity_search_follows_names_changed_on_reannotation(corpus):
+    """Re-annotating an article updates a kept position's names and deletes a position it
+    no longer has (its names with it); the name search (on PostgreSQL a names table kept by
+    triggers) follows."""
+    from parawire.records import Pair
+
+    store = corpus.store
+    first, _second = store_annotated_article(store, "http://news.test/quill", [
+        make_sentence(0, 0, ["orla quill"], ["harbour"], text="Orla Quill saw the harbour."),
+        make_sentence(0, 0, ["bram vetch"], ["ferry"], text="Bram Vetch took the ferry.")])
+    run = store.find_or_start_alignment_run("k-quill", {})
+    store.record_references(run.id, [first], [Pair(run.id, first, first - 1, 0.8, 8, 1, 1)])
+
+    def found(entity: str) -> list[int]:
+        response = corpus.client.get("/api/pairs", params={"entity": entity})
+        assert response.status_code == 200, response.text
+        return [pair["input"]["sentence_id"] for pair in response.json()["pairs"]]
+
+    assert found("quill") == [first] and found("ines dr") == []
+    article = store.sentences_by_id([first])[first].article_id
+    assert store.save_annotations(article, [make_sentence(
+        first, article, ["orla quillon", "ines dray"], ["harbour"], position=0,
+        text="Orla Quill saw the harbour.")])
+    assert store.sentences_by_id([first, _second]).keys() == {first}
+    assert found("quillon") == [first] and found("ines dr") == [first]
+    assert store.save_annotations(article, [make_sentence(
+        first, article, ["bram vetch"], ["harbour"], position=0, text="Bram saw it.")])
+    assert found("quill") == [] and found("vetch") == [first]
 
 
 @pytest.mark.parametrize("params", [

@@ -227,6 +227,35 @@ def test_the_fingerprint_band_columns_go_and_come_back_with_their_values(store):
     assert store.fingerprints_after(0) == [FingerprintMatch(first.id, 0x0807_0605_0403_0201, None)]
 
 
+def test_names_stored_before_the_entity_names_table_are_found_after_it(store):
+    """Migration 0018 fills the names table (PostgreSQL) from the sentences already stored
+    (a name listed twice in a sentence is linked once)."""
+    from alembic import command
+    from alembic.config import Config
+
+    from parawire.records import Pair, PairQuery
+    from parawire.store.store import ALEMBIC_INI
+    from tests.factories import store_annotated_article
+
+    def migrate(to: str, downgrade: bool = False) -> None:
+        config = Config(str(ALEMBIC_INI))
+        with store.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            (command.downgrade if downgrade else command.upgrade)(config, to)
+
+    migrate("0017", downgrade=True)
+    ids = store_annotated_article(store, "http://news.test/old", [
+        make_sentence(0, 0, ["ada kestrel", "ada kestrel"], ["mill"]),
+        make_sentence(0, 0, ["tomas rook"], ["mill"])])
+    run = store.find_or_start_alignment_run("k", {})
+    store.record_references(run.id, ids, [Pair(run.id, ids[0], ids[1], 0.9, 9, 1, 1)])
+    migrate("head")
+    for name in ("kestrel", "ADA K", "rook"):
+        pairs, _ = store.search_pairs(PairQuery(entity=name))
+        assert [pair.input.sentence_id for pair in pairs] == [ids[0]], name
+    assert store.search_pairs(PairQuery(entity="heron"))[0] == []
+
+
 def test_a_crawl_run_is_found_by_id_however_many_came_after(store):
     first = store.start_crawl_run({"n": 0})
     for n in range(60):
