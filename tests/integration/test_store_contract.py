@@ -113,6 +113,11 @@ def test_review_labels_sample_only_unlabeled_pairs_and_keep_one_verdict_per_pair
                                                                     (second, False)]
     assert all(label.labeled_at is not None for label in labels)
     assert store.review_labels(other.id) == []
+    # The sampled ids read back in the order asked, an unknown id left out, none for none.
+    shown = store.pairs_by_id([third, foreign + 1000, first, foreign])
+    assert [(pair.id, pair.run_id) for pair in shown] == [(third, run.id), (first, run.id),
+                                                          (foreign, other.id)]
+    assert shown[0].input.sentence_id == ids[0] and store.pairs_by_id([]) == []
 
 
 def test_crawl_runs_record_counts(store):
