@@ -152,7 +152,8 @@ class OverviewCache:
         """Recount when `key` is not what the overview counted; returns the count under way
         when there is no overview to answer with yet."""
         with self._lock:
-            if self._value is None:
+            counting = self._refresh is not None and self._refresh.is_alive()
+            if self._value is None and not counting:  # another process may have saved one
                 self._load_saved()
             if key != self._key:
                 self._start(key)
