@@ -77,7 +77,8 @@ def test_each_review_seek_stops_at_the_first_unlabeled_pair(store):
     to the labels, cut at the first row. The old `review_labels.id IS NULL` kept a left
     join on PostgreSQL, estimated one row after it, and sorted every pair from the start
     on (36 ms for three seeks at 20k pairs; 0.3 ms now). The seeks are one subquery over a
-    table of starts, planned once however many seeks a sample takes."""
+    table of starts, planned once however many seeks a sample takes, and each reads the
+    labels from its start on (merged from the lowest, it read most labels at each seek)."""
     run, pair_ids = _run_with_pairs(store, 20)
     for pair_id in pair_ids[:5]:
         store.label_pair(run, pair_id, True)
@@ -98,6 +99,9 @@ def test_each_review_seek_stops_at_the_first_unlabeled_pair(store):
             plan = "\n".join(row[0] for row in conn.exec_driver_sql("EXPLAIN " + compiled))
             assert plan.count("Anti Join") == 1, plan
             assert "Sort" not in plan, plan
+            # The labels are read from the seek's start on, not from the lowest labeled id.
+            labels = plan[plan.index("on review_labels"):]
+            assert "(pair_id >= " in labels.split("->")[0], plan
         assert sorted(conn.execute(seeks).scalars()) == [pair_ids[5], pair_ids[10]]
 
 
