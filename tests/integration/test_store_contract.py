@@ -261,6 +261,34 @@ def test_names_stored_before_the_entity_names_table_are_found_after_it(store):
     assert store.search_pairs(PairQuery(entity="heron"))[0] == []
 
 
+def test_a_read_after_the_server_closed_the_pooled_connections_succeeds(store):
+    """Connections the server closed while they sat in the pool (a restart, an idle timeout)
+    are replaced at checkout, so the next read succeeds at its first try."""
+    import time
+
+    store.add_article(article(1))
+    with store.engine.connect() as first, store.engine.connect() as second:
+        pids = [conn.exec_driver_sql("SELECT pg_backend_pid()").scalar()
+                if store.engine.dialect.name == "postgresql" else None
+                for conn in (first, second)]
+    if store.engine.dialect.name == "postgresql":
+        admin = sa.create_engine(store.url, isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            for pid in pids:
+                assert conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": pid}
+                                    ).scalar()
+            deadline = time.monotonic() + 10
+            while conn.execute(sa.text("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY("
+                                       ":pids)"), {"pids": pids}).scalar():
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        admin.dispose()
+    assert store.count_articles_to_annotate() == 1
+    with store.engine.connect() as first, store.engine.connect() as second:
+        for conn in (first, second):
+            assert conn.exec_driver_sql("SELECT 1").scalar() == 1
+
+
 def test_a_crawl_run_is_found_by_id_however_many_came_after(store):
     first = store.start_crawl_run({"n": 0})
     for n in range(60):
