@@ -204,30 +204,32 @@ def test_near_duplicates_see_this_transaction_and_late_commits_of_other_writers(
     assert near.original_of(0x0077_0000_0000_0001) == newer.id
 
 
-def test_the_fingerprint_band_columns_go_and_come_back_with_their_values(store):
+def _migrate(store, to: str, downgrade: bool = False) -> None:
+    """Upgrade or downgrade the store's schema to revision `to`."""
     from alembic import command
     from alembic.config import Config
 
     from parawire.store.store import ALEMBIC_INI
 
-    def migrate(to: str, downgrade: bool = False) -> None:
-        config = Config(str(ALEMBIC_INI))
-        with store.engine.begin() as connection:
-            config.attributes["connection"] = connection
-            (command.downgrade if downgrade else command.upgrade)(config, to)
+    config = Config(str(ALEMBIC_INI))
+    with store.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        (command.downgrade if downgrade else command.upgrade)(config, to)
 
+
+def test_the_fingerprint_band_columns_go_and_come_back_with_their_values(store):
     def columns() -> set[str]:
         return {c["name"] for c in sa.inspect(store.engine).get_columns("articles")}
 
     first = article(1)
     store.add_article(first, fingerprint=0x0807_0605_0403_0201)
-    migrate("0009", downgrade=True)
+    _migrate(store, "0009", downgrade=True)
     bands = [f"simhash_b{i}" for i in range(8)]
     assert set(bands) <= columns()
     with store.engine.connect() as conn:
         row = conn.execute(sa.text(f"SELECT simhash, {', '.join(bands)} FROM articles")).one()
     assert tuple(row) == ("0807060504030201", 1, 2, 3, 4, 5, 6, 7, 8)
-    migrate("head")
+    _migrate(store, "head")
     assert not set(bands) & columns()
     assert store.fingerprints_after(0) == [FingerprintMatch(first.id, 0x0807_0605_0403_0201, None)]
 
@@ -235,26 +237,16 @@ def test_the_fingerprint_band_columns_go_and_come_back_with_their_values(store):
 def test_names_stored_before_the_entity_names_table_are_found_after_it(store):
     """Migration 0018 fills the names table (PostgreSQL) from the sentences already stored
     (a name listed twice in a sentence is linked once)."""
-    from alembic import command
-    from alembic.config import Config
-
     from parawire.records import Pair, PairQuery
-    from parawire.store.store import ALEMBIC_INI
     from tests.factories import store_annotated_article
 
-    def migrate(to: str, downgrade: bool = False) -> None:
-        config = Config(str(ALEMBIC_INI))
-        with store.engine.begin() as connection:
-            config.attributes["connection"] = connection
-            (command.downgrade if downgrade else command.upgrade)(config, to)
-
-    migrate("0017", downgrade=True)
+    _migrate(store, "0017", downgrade=True)
     ids = store_annotated_article(store, "http://news.test/old", [
         make_sentence(0, 0, ["ada kestrel", "ada kestrel"], ["mill"]),
         make_sentence(0, 0, ["tomas rook"], ["mill"])])
     run = store.find_or_start_alignment_run("k", {})
     store.record_references(run.id, ids, [Pair(run.id, ids[0], ids[1], 0.9, 9, 1, 1)])
-    migrate("head")
+    _migrate(store, "head")
     for name in ("kestrel", "ADA K", "rook"):
         pairs, _ = store.search_pairs(PairQuery(entity=name))
         assert [pair.input.sentence_id for pair in pairs] == [ids[0]], name
