@@ -10,8 +10,9 @@ the few names first, then looks their sentences up by B-tree (0.5 ms).
 Statement triggers on `sentences` keep both in step with `proper_nouns` (the sentences a
 statement inserted, or whose names an update changed: PostgreSQL takes no column list
 beside transition tables, so the update trigger fires on every UPDATE and compares the
-names itself); a deleted sentence's links go with it (ON DELETE CASCADE). A name no sentence holds any more stays in `entity_names`, where it
-matches nothing. SQLite keeps its FTS5 trigram table (0008).
+names itself); a deleted sentence's links go with it (ON DELETE CASCADE). A name no
+sentence holds any more stays in `entity_names`, where it matches nothing. SQLite keeps
+its FTS5 trigram table (0008).
 
 Revision ID: 0018
 Revises: 0017
