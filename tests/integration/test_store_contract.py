@@ -253,6 +253,45 @@ def test_names_stored_before_the_entity_names_table_are_found_after_it(store):
     assert store.search_pairs(PairQuery(entity="heron"))[0] == []
 
 
+def test_writers_storing_the_same_new_names_at_once_link_every_sentence(store):
+    """Four annotators at once store sentences naming the same new people, two in the
+    reverse order of the other two (on PostgreSQL each names table row is taken in the
+    order given: the writers may deadlock, and the store retries the victim)."""
+    from parawire.records import Pair, PairQuery
+
+    names = [f"keeper {n}" for n in range(24)]
+    failures: list[Exception] = []
+    stored: list[int] = []
+
+    def annotate(writer: int) -> None:
+        ordered = names if writer % 2 == 0 else names[::-1]
+        try:
+            for n in range(6):
+                news = article(100 * writer + n)
+                store.add_article(news)
+                store.save_annotations(news.id, [
+                    make_sentence(None, news.id, ordered[(n + j) % 24: (n + j) % 24 + 2], ["x"],
+                                  position=j) for j in range(8)])
+                stored.append(news.id)
+        except Exception as exc:  # reported below, in the test's thread
+            failures.append(exc)
+
+    writers = [threading.Thread(target=annotate, args=(k,)) for k in range(4)]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join()
+    assert failures == [] and len(stored) == 24
+    ids = [s.id for batch in store.iter_sentences() for s in batch]
+    run = store.find_or_start_alignment_run("k", {})
+    store.record_references(run.id, ids, [Pair(run.id, a, b, 0.9, 1, 1, 1)
+                                          for a, b in zip(ids[::2], ids[1::2], strict=True)])
+    holders = {i for i, s in store.sentences_by_id(ids).items() if "keeper 7" in s.proper_nouns}
+    found, _ = store.search_pairs(PairQuery(entity="keeper 7", limit=100))
+    assert {side for pair in found for side in (pair.input.sentence_id, pair.target.sentence_id)
+            if side in holders} == holders
+
+
 def test_a_read_after_the_server_closed_the_pooled_connections_succeeds(store):
     """Connections the server closed while they sat in the pool (a restart, an idle timeout)
     are replaced at checkout, so the next read succeeds at its first try."""
