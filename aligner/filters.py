@@ -67,10 +67,19 @@ def link_line(sentence: Sentence) -> bool:
     return WEB_ADDRESS.search(sentence.text) is not None
 
 
+QUESTION_MARKS = ("?", "？")
+
+
 def is_question(sentence: Sentence) -> bool:
-    """The sentence itself asks (a question mark at its very end: a quoted question
-    inside a statement does not count)."""
-    return sentence.text.rstrip().endswith(("?", "？"))
+    """The sentence itself asks: a question mark at its very end, or the whole sentence is
+    one quotation that ends asking ("“When did you become aware of the meeting?”"). A
+    quoted question that closes a statement ("He asked, “Why now?”", a headline's
+    "…: ‘Can I Kiss You?’") does not count."""
+    text = sentence.text.strip()
+    if text.endswith(QUESTION_MARKS):
+        return True
+    quoted = text[:1] in QUOTATION_MARKS and text[-1:] in QUOTATION_MARKS
+    return quoted and text.rstrip("".join(QUOTATION_MARKS)).endswith(QUESTION_MARKS)
 
 
 def exact_rule(a: Sentence, b: Sentence, max_copy_edits: int) -> str | None:

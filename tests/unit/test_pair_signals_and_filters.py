@@ -3,7 +3,7 @@ MSRP (train) and AllSides sentences."""
 
 from __future__ import annotations
 
-from parawire.aligner.filters import exact_rule, link_line, quote_piece
+from parawire.aligner.filters import exact_rule, is_question, link_line, quote_piece
 from parawire.aligner.signals import numbers, quoted_words
 from parawire.records import Sentence
 from parawire.textnorm import words
@@ -136,3 +136,13 @@ def test_a_question_and_a_statement_are_not_paraphrases():
                         ["cuomo"])
     report = sentence("Woman says Cuomo asked to kiss her at a wedding.", ["cuomo"])
     assert exact_rule(headline, report, max_copy_edits=2) is None
+    # AllSides (Vox): a sentence that is wholly one quoted question asks; a statement that
+    # closes on a quoted question does not
+    quoted = sentence("“When did you become aware of the Trump Tower meeting?”", ["trump"])
+    stated = sentence("Trump Jr. said he became aware of the Trump Tower meeting in June.",
+                      ["trump"])
+    reported = sentence("Asked about it, he said: “When did you become aware of the Trump "
+                        "Tower meeting?”", ["trump"])
+    assert is_question(quoted) and not is_question(reported)
+    assert exact_rule(quoted, stated, max_copy_edits=2) == "question_mismatch"
+    assert exact_rule(reported, stated, max_copy_edits=2) is None
