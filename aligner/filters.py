@@ -61,10 +61,18 @@ WEB_ADDRESS = re.compile(r"(?:https?://|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2
                          re.IGNORECASE)
 
 
+# The label of a line pointing to other content: "More: …", "READ MORE: …", "See also: …",
+# "Related: …", "Watch: …" (about 3,300 lines of the AllSides archive; no pairs-dev sentence).
+POINTER_LABEL = re.compile(r"\W*(?:read(?: more)?|more|see also|also read|related|watch|listen)"
+                           r"\s*:", re.IGNORECASE)
+
+
 def link_line(sentence: Sentence) -> bool:
     """A line that points elsewhere, not a claim of the article: it holds a web address (an
-    embedded post's `pic.twitter.com/… — name (@handle) date`, a "More: …" line)."""
-    return WEB_ADDRESS.search(sentence.text) is not None
+    embedded post's `pic.twitter.com/… — name (@handle) date`) or opens with a pointer label
+    (a "More: …" line: another article's headline)."""
+    text = sentence.text
+    return WEB_ADDRESS.search(text) is not None or POINTER_LABEL.match(text) is not None
 
 
 QUESTION_MARKS = ("?", "？")

@@ -122,6 +122,19 @@ def test_a_line_with_a_web_address_is_a_link_not_a_claim():
     prose = [caption, sentence("The U.S. economy grew 2.1% in Q.3, officials said.", []),
              sentence("She wrote 24/7 about it and/or the 9/11 report.", [])]
     assert not any(link_line(s) for s in prose)
+    # AllSides: lines that point to another article by a label, and prose that opens alike
+    pointers = [sentence("More: These colleges don't care if you get suspended for "
+                         "#NeverAgain protests", []),
+                sentence("READ MORE: Poland’s populist government let far-right extremism "
+                         "explode into the mainstream", ["poland"]),
+                sentence("SEE ALSO: Video shows bomb suspect dodging blast, Mass. Gov. Deval "
+                         "Patrick says", ["deval patrick"])]
+    assert all(link_line(s) for s in pointers)
+    opening_alike = [sentence("More than 300 people were arrested, the police said.", []),
+                     sentence("Reality check: Mike Pence links Soleimani to 9/11", ["pence"]),
+                     sentence("Watchdogs: the audit found no fraud.", []),
+                     sentence("Read the full statement below.", [])]
+    assert not any(link_line(s) for s in opening_alike)
 
 
 def test_a_question_and_a_statement_are_not_paraphrases():
