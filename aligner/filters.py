@@ -66,13 +66,19 @@ WEB_ADDRESS = re.compile(r"(?:https?://|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2
 POINTER_LABEL = re.compile(r"\W*(?:read(?: more)?|more|see also|also read|related|watch|listen)"
                            r"\s*:", re.IGNORECASE)
 
+# A related article's headline closed by its link's words, with no full stop ("Can the US
+# break its cycle of gun control failure? Read more": 899 lines of the archive, none in
+# pairs-dev); prose that ends on "read more." keeps its full stop.
+POINTER_END = re.compile(r"\b(?:Read [Mm]ore|READ MORE)\s*$")
+
 
 def link_line(sentence: Sentence) -> bool:
     """A line that points elsewhere, not a claim of the article: it holds a web address (an
-    embedded post's `pic.twitter.com/… — name (@handle) date`) or opens with a pointer label
-    (a "More: …" line: another article's headline)."""
+    embedded post's `pic.twitter.com/… — name (@handle) date`), opens with a pointer label
+    (a "More: …" line: another article's headline) or ends on "Read more"."""
     text = sentence.text
-    return WEB_ADDRESS.search(text) is not None or POINTER_LABEL.match(text) is not None
+    return (WEB_ADDRESS.search(text) is not None or POINTER_LABEL.match(text) is not None
+            or POINTER_END.search(text) is not None)
 
 
 QUESTION_MARKS = ("?", "？")

@@ -128,12 +128,16 @@ def test_a_line_with_a_web_address_is_a_link_not_a_claim():
                 sentence("READ MORE: Poland’s populist government let far-right extremism "
                          "explode into the mainstream", ["poland"]),
                 sentence("SEE ALSO: Video shows bomb suspect dodging blast, Mass. Gov. Deval "
-                         "Patrick says", ["deval patrick"])]
+                         "Patrick says", ["deval patrick"]),
+                sentence("Trump commutes sentence of Roger Stone, longtime friend and adviser "
+                         "Read more", ["trump", "roger stone"])]
     assert all(link_line(s) for s in pointers)
     opening_alike = [sentence("More than 300 people were arrested, the police said.", []),
                      sentence("Reality check: Mike Pence links Soleimani to 9/11", ["pence"]),
                      sentence("Watchdogs: the audit found no fraud.", []),
-                     sentence("Read the full statement below.", [])]
+                     sentence("Read the full statement below.", []),
+                     sentence("Subscribers can read more of her reporting on Monday.", []),
+                     sentence("Officials urged residents to read more.", [])]
     assert not any(link_line(s) for s in opening_alike)
 
 
