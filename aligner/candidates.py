@@ -14,13 +14,12 @@ from typing import Protocol
 from parawire.aligner.params import AlignParams
 from parawire.aligner.query import build_query
 from parawire.aligner.scoring import above_beta, normalized
-from parawire.indexer import SentenceIndex
-from parawire.nlp import VectorFiles
+from parawire.indexer import SentenceIndex, VectorStore
 from parawire.records import Sentence
 from parawire.store import Store
 
 # A language's sentence vectors (a language without them: an error naming the fix).
-VectorsOf = Callable[[str], VectorFiles]
+VectorsOf = Callable[[str], VectorStore]
 
 
 @dataclass(slots=True)

@@ -14,7 +14,7 @@ import numpy as np
 
 from parawire.aligner.candidates import CANDIDATE_SOURCES, Candidate, SearchContext, story_of
 from parawire.aligner.oracle import within_filters
-from parawire.nlp import VectorFiles
+from parawire.indexer import VectorStore
 from parawire.records import Sentence
 
 
@@ -37,7 +37,7 @@ def pool_of(reference: Sentence, context: SearchContext,
     return window[key]
 
 
-def nearest_valid(reference: Sentence, query: np.ndarray, pool: list[int], files: VectorFiles,
+def nearest_valid(reference: Sentence, query: np.ndarray, pool: list[int], files: VectorStore,
                   context: SearchContext, k: int) -> list[tuple[Sentence, float]]:
     """The k sentences of the pool with the highest cosine that pass the filters and have
     `dense_min_words` words (those `vectors.embed = "pairable"` embeds), exactly: the search
@@ -54,7 +54,7 @@ def nearest_valid(reference: Sentence, query: np.ndarray, pool: list[int], files
         wanted *= 4
 
 
-def neighbourhood(vectors: np.ndarray, ids: Sequence[int], pool: list[int], files: VectorFiles,
+def neighbourhood(vectors: np.ndarray, ids: Sequence[int], pool: list[int], files: VectorStore,
                   m: int) -> np.ndarray:
     """Each row's mean cosine to its m nearest pool sentences other than itself."""
     found = files.search(vectors, pool, m + 1)
@@ -86,10 +86,10 @@ class DenseSource:
         context.counts["dense_candidates"] += len(found)
         return found
 
-    def _language_candidates(self, long_enough: list[Sentence], files: VectorFiles,
+    def _language_candidates(self, long_enough: list[Sentence], files: VectorStore,
                              context: SearchContext) -> list[Candidate]:
         params, counts = context.params, context.counts
-        held = files.rows_of([r.id for r in long_enough]) >= 0
+        held = files.held([r.id for r in long_enough])
         # a sentence stored after the last `parawire embed`
         counts["dense_no_vector"] += int((~held).sum())
         searched = [r for r, has in zip(long_enough, held, strict=True) if has]
@@ -118,7 +118,7 @@ class DenseSource:
         return found
 
     @staticmethod
-    def _mutual(ids: list[int | None], pool: list[int], files: VectorFiles, k: int) -> list[bool]:
+    def _mutual(ids: list[int | None], pool: list[int], files: VectorStore, k: int) -> list[bool]:
         """Whether the reference (ids[0]) is among each candidate's k nearest."""
         found = files.search(files.get(ids), [*pool, ids[0]], k + 1)
         return [ids[0] in [i for i, _ in hits if i != own][:k]

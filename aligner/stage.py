@@ -17,8 +17,8 @@ from parawire.aligner.params import AlignParams
 from parawire.aligner.run import align_batch, finish_run, start_run
 from parawire.config import Settings
 from parawire.errors import ParawireError
-from parawire.indexer import open_index, open_views
-from parawire.nlp import VectorFiles, embedder_for, pipeline_description, vectors_folder
+from parawire.indexer import VectorStore, open_index, open_views, stored_vectors
+from parawire.nlp import embedder_for, pipeline_description
 from parawire.stage import Counts, Opened, Parts, Scope, Stage, option
 from parawire.store import BatchOverlap, Store, store_of
 
@@ -48,11 +48,11 @@ def _vectors(settings: Settings, store: Store, params: AlignParams) -> VectorsOf
     method reads them (a run without --lang searches every language among its own)."""
     if params.method == "hcsss":
         return None
-    opened: dict[str, VectorFiles] = {}
+    opened: dict[str, VectorStore] = {}
 
-    def vectors_of(language: str) -> VectorFiles:
+    def vectors_of(language: str) -> VectorStore:
         if language not in opened:
-            files = VectorFiles.existing(vectors_folder(settings.data_dir, language))
+            files = stored_vectors(settings, language)
             files.check_store(store.last_sentence_id())
             opened[language] = files
         return opened[language]

@@ -23,7 +23,8 @@ from pathlib import Path
 from common import SHARED_DATA, read_msrp, report
 
 from parawire.config import AlignConfig, VectorsConfig
-from parawire.nlp import VectorFiles, embedder_for
+from parawire.indexer import VectorFiles
+from parawire.nlp import embedder_for
 
 
 def embedded(texts: list[str], model: str) -> tuple[VectorFiles, float]:

@@ -19,13 +19,20 @@ def open_index(settings: Settings, *, rebuild: bool = False) -> SentenceIndex:
     if config.backend == "tantivy":
         return TantivyIndex(settings.index_path, recreate=rebuild)
     if config.backend == "elasticsearch":
-        return ElasticsearchIndex(
-            config.url, config.prefix, compatible_media_types=config.compatible_media_types,
-            request_timeout=config.request_timeout, bulk_chunk=config.bulk_chunk,
-            bulk_retries=config.bulk_retries,
-        )
+        return elasticsearch_of(settings)
     raise ParawireError(
         f"unknown index.backend {config.backend!r}; accepted: 'tantivy', 'elasticsearch'")
+
+
+def elasticsearch_of(settings: Settings) -> ElasticsearchIndex:
+    """The Elasticsearch cluster [index] names (index.url, prefix and client options), for
+    its sentences or for the vectors beside them."""
+    config = settings.index
+    return ElasticsearchIndex(
+        config.url, config.prefix, compatible_media_types=config.compatible_media_types,
+        request_timeout=config.request_timeout, bulk_chunk=config.bulk_chunk,
+        bulk_retries=config.bulk_retries,
+    )
 
 
 def open_views(settings: Settings) -> ElasticsearchViews | None:

@@ -1,9 +1,8 @@
-"""Annotation: the Annotator protocol, its spaCy and Stanza backends, the annotate stage, and
-pipelines trained from Universal Dependencies treebanks."""
+"""Annotation: the Annotator protocol, its spaCy and Stanza backends, the annotate stage,
+pipelines trained from Universal Dependencies treebanks, and the Embedder of each language."""
 
 from parawire.nlp.annotate import annotate_pending, annotator_for
 from parawire.nlp.describe import pipeline_description
-from parawire.nlp.embed_stage import EMBED, EmbedScope
 from parawire.nlp.embedders import EMBEDDERS, SentenceTransformerEmbedder, embedder_for
 from parawire.nlp.embedding import Embedder, TokenVectors
 from parawire.nlp.pmi import PmiCollocations
@@ -12,15 +11,12 @@ from parawire.nlp.spacy_annotator import SpacyAnnotator
 from parawire.nlp.stage import ANNOTATE, AnnotateScope
 from parawire.nlp.stanza_annotator import StanzaAnnotator
 from parawire.nlp.training import PipelineScores, TrainedPipeline, evaluate_pipeline, train_pipeline
-from parawire.nlp.vector_files import VectorFiles, vectors_folder
 
 __all__ = [
            "ANNOTATE",
-           "EMBED",
            "EMBEDDERS",
            "AnnotateScope",
            "Annotator",
-           "EmbedScope",
            "Embedder",
            "PipelineScores",
            "PmiCollocations",
@@ -29,12 +25,10 @@ __all__ = [
            "StanzaAnnotator",
            "TokenVectors",
            "TrainedPipeline",
-           "VectorFiles",
            "annotate_pending",
            "annotator_for",
            "embedder_for",
            "evaluate_pipeline",
            "pipeline_description",
            "train_pipeline",
-           "vectors_folder",
 ]

@@ -174,6 +174,9 @@ class VectorsConfig(_Section):
     device: str = Field("cpu", pattern=r"^(cpu|cuda(:\d+)?)$")
     batch_size: int = Field(64, ge=1)
     embed: Literal["pairable", "all"] = "pairable"
+    # Where the vectors live: files under the data dir, or the Elasticsearch cluster of
+    # [index] (index.url), whichever index.backend is.
+    backend: Literal["files", "elasticsearch"] = "files"
 
 
 class AlignCriteria(_Section):

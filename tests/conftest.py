@@ -94,6 +94,17 @@ def opensearch_api_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
+def real_elasticsearch_url() -> str:
+    """A real Elasticsearch's URL (PARAWIRE_TEST_ES_URL), for what osmem cannot serve (vector
+    scoring); a skip saying how to give one when unset (no Elasticsearch runs here)."""
+    url = os.environ.get("PARAWIRE_TEST_ES_URL", "")
+    if not url:
+        pytest.skip("vector scoring needs a real Elasticsearch: set PARAWIRE_TEST_ES_URL "
+                    "(compose's: docker compose up -d elasticsearch)")
+    return url
+
+
+@pytest.fixture(scope="session")
 def shared_data() -> Path:
     """../shared/data, or a skip with the reason when a checkout has none."""
     if not SHARED_DATA.is_dir():

@@ -6,8 +6,8 @@ from __future__ import annotations
 from parawire.aligner import ALIGN, EXPORT, STORIES
 from parawire.crawler import CRAWL, INGEST
 from parawire.errors import ParawireError
-from parawire.indexer import INDEX
-from parawire.nlp import ANNOTATE, EMBED
+from parawire.indexer import EMBED, INDEX
+from parawire.nlp import ANNOTATE
 from parawire.stage import Stage
 from parawire.trainer import TRAIN
 

@@ -4,6 +4,7 @@ enough, for references long enough."""
 
 from __future__ import annotations
 
+import uuid
 from collections import Counter
 from datetime import date, timedelta
 
@@ -13,17 +14,18 @@ import pytest
 from parawire.aligner import AlignParams
 from parawire.aligner.candidates import CANDIDATE_SOURCES, SearchContext
 from parawire.aligner.oracle import within_filters
-from parawire.nlp import VectorFiles
+from parawire.indexer import ElasticsearchIndex, ElasticsearchVectors, VectorFiles, VectorStore
 from parawire.store import open_store
 from tests.factories import make_sentence, store_annotated_article
 
 OUTLETS = ["outlet-a", "outlet-b", "outlet-c"]
 
 
-@pytest.fixture(scope="module")
-def corpus(tmp_path_factory):
+@pytest.fixture(scope="module", params=["files", "elasticsearch"])
+def corpus(request, tmp_path_factory):
     """Thirty articles over nine days and three outlets, five sentences each, with random
-    unit vectors (a few near-equal to others, as rewordings)."""
+    unit vectors (a few near-equal to others, as rewordings), in the vector files or in a
+    real Elasticsearch (when PARAWIRE_TEST_ES_URL names one)."""
     folder = tmp_path_factory.mktemp("dense")
     store = open_store(f"sqlite:///{folder / 'store.db'}")
     rng = np.random.default_rng(11)
@@ -37,12 +39,17 @@ def corpus(tmp_path_factory):
     vectors = rng.normal(size=(len(ids), 16)).astype(np.float32)
     vectors[1::7] = vectors[::7][:len(vectors[1::7])] + 0.1 * vectors[1::7]
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    files = VectorFiles(folder / "vectors", "test", "1", 16)
+    if request.param == "files":
+        files: VectorStore = VectorFiles(folder / "vectors", "test", "1", 16)
+    else:
+        index = ElasticsearchIndex(request.getfixturevalue("real_elasticsearch_url"),
+                                   f"t{uuid.uuid4().hex[:12]}", compatible_media_types=False)
+        files = ElasticsearchVectors(index, "en", "test", "1", 16)
     files.add(ids, vectors)
     return store, files
 
 
-def cosine(files: VectorFiles, a: int, b: int) -> float:
+def cosine(files: VectorStore, a: int, b: int) -> float:
     return float(files.get([a])[0] @ files.get([b])[0])
 
 

@@ -4,13 +4,15 @@ and an alignment run with the dense source finding a reworded partner that share
 
 from __future__ import annotations
 
+import uuid
 from datetime import date
 
 import numpy as np
 import pytest
 
 from parawire.config import load_settings
-from parawire.nlp import VectorFiles, vectors_folder
+from parawire.indexer import VectorFiles, stored_vectors, vectors_folder
+from parawire.nlp import embedder_for
 from parawire.records import Story
 from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
@@ -107,3 +109,57 @@ def test_a_run_without_a_language_searches_each_language_among_its_own_vectors(t
     counts = run_stage(settings, "align")
     assert counts["dense_references"] == 4 and counts.get("dense_no_vector", 0) == 0, counts
     assert counts["dense_candidates"] == 4, counts  # each one's rewording, in its language
+
+
+def store_a_told_story(settings) -> dict[str, int]:
+    """TEXTS' two articles (two outlets, one story): their sentence ids by text."""
+    store = store_of(settings)
+    articles = [store_annotated_article(store, f"http://news.test/{n}",
+                                        [make_sentence(0, 0, [], ["word"], text=t)
+                                         for t in texts],
+                                        source=f"outlet-{n}", published=date(2026, 3, 2))
+                for n, texts in enumerate(TEXTS)]
+    article_ids = sorted({s.article_id for batch in store.iter_sentences() for s in batch})
+    store.save_stories([Story("en", date(2026, 3, 2), date(2026, 3, 2), article_ids,
+                              ["outlet-0", "outlet-1"], "troops")])
+    return {t: i for ids, texts in zip(articles, TEXTS, strict=True)
+            for t, i in zip(texts, ids, strict=True)}
+
+
+def elasticsearch_settings(tmp_path, url: str, **sections):
+    return load_settings(data_dir=tmp_path, vectors={"backend": "elasticsearch"},
+                         index={"url": url, "compatible_media_types": False,
+                                "prefix": f"t{uuid.uuid4().hex[:12]}"}, **sections)
+
+
+@pytest.mark.within_story
+def test_embed_keeps_the_vectors_in_elasticsearch_when_asked(tmp_path, opensearch_api_url):
+    """vectors.backend = "elasticsearch": the same vectors as the model gives, in the
+    cluster of [index] (no files under the data dir), and nothing computed twice."""
+    settings = elasticsearch_settings(tmp_path, opensearch_api_url)
+    ids = store_a_told_story(settings)
+    assert run_stage(settings, "embed") == {"embedded": 4, "vectors": 4, "truncated": 0,
+                                            "left_out_no_story": 0}
+    stored = stored_vectors(settings, "en")
+    embedder = embedder_for(settings.vectors, settings.data_dir, "en")
+    texts = [t for texts in TEXTS for t in texts]
+    assert stored.model == f"{embedder.name} {embedder.version}"
+    assert np.allclose(stored.get([ids[t] for t in texts]), embedder.encode(texts), atol=1e-5)
+    assert not vectors_folder(tmp_path, "en").exists()
+    assert run_stage(settings, "embed").get("embedded", 0) == 0
+
+
+@pytest.mark.within_story
+def test_a_dense_run_reads_the_vectors_from_elasticsearch(tmp_path, real_elasticsearch_url):
+    """With a real Elasticsearch: the dense source finds the rewording that shares no name."""
+    settings = elasticsearch_settings(tmp_path, real_elasticsearch_url,
+                                      align={"method": "dense", "dense_k": 1,
+                                             "min_stored_grade": 0})
+    ids = store_a_told_story(settings)
+    run_stage(settings, "embed")
+    run_stage(settings, "index")
+    counts = run_stage(settings, "align")
+    assert counts["dense_references"] == 4 and counts["dense_candidates"] >= 2, counts
+    stored = stored_vectors(settings, "en")
+    (hits,) = stored.search(stored.get([ids[TEXTS[0][0]]]), [ids[t] for t in TEXTS[1]], 1)
+    assert hits[0][0] == ids[TEXTS[1][0]]

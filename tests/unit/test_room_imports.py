@@ -14,7 +14,7 @@ from tests.conftest import ROOT
 
 ROOMS = ("crawler", "nlp", "indexer", "aligner", "trainer", "dashboard", "demo")
 # Which siblings each room may use (DESIGN.md, "Rooms"): data flows one way.
-SIBLINGS = {"crawler": set(), "nlp": set(), "indexer": set(), "aligner": {"indexer", "nlp"},
+SIBLINGS = {"crawler": set(), "nlp": set(), "indexer": {"nlp"}, "aligner": {"indexer", "nlp"},
             "trainer": set(), "dashboard": {"indexer"}, "demo": set()}
 # What rooms and the roof may import of the ground: its modules, and the store's package
 # (its schema and queries stay inside it).

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from parawire.errors import ParawireError
-from parawire.nlp import VectorFiles
+from parawire.indexer import VectorFiles
 
 
 def unit_rows(rng: np.random.Generator, count: int, dimensions: int = 8) -> np.ndarray:
@@ -17,7 +17,7 @@ def unit_rows(rng: np.random.Generator, count: int, dimensions: int = 8) -> np.n
 
 
 def test_search_equals_the_exact_product_over_the_ids_asked(tmp_path, monkeypatch):
-    monkeypatch.setattr("parawire.nlp.vector_files.BLOCK_ROWS", 7)  # several blocks
+    monkeypatch.setattr("parawire.indexer.vector_files.BLOCK_ROWS", 7)  # several blocks
     rng = np.random.default_rng(3)
     files = VectorFiles(tmp_path, "m", "1", 8)
     ids = np.arange(1, 61) * 2

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from parawire.errors import ParawireError
+from parawire.indexer.vector_store import check_belongs, model_mismatch, new_ids
 
 BLOCK_ROWS = 65_536
 
@@ -28,10 +29,10 @@ def vectors_folder(data_dir: Path, language: str) -> Path:
 
 
 class VectorFiles:
-    """`ids.i64` (sentence ids, in the order appended) and `vectors.f32` (one normalised row
-    per id) in
-    `folder`, with `meta.json` naming the model; rows past the shorter file (an interrupted
-    append) are dropped on opening, so an append resumes where the last whole row ended."""
+    """The embedded VectorStore: `ids.i64` (sentence ids, in the order appended) and
+    `vectors.f32` (one normalised row per id) in `folder`, with `meta.json` naming the
+    model; rows past the shorter file (an interrupted append) are dropped on opening, so an
+    append resumes where the last whole row ended."""
 
     def __init__(self, folder: Path, model: str, version: str, dimensions: int,
                  reset: bool = False) -> None:
@@ -43,10 +44,7 @@ class VectorFiles:
         wanted = {"model": model, "version": version, "dimensions": dimensions}
         found = json.loads(meta.read_text()) if meta.is_file() else None
         if found is not None and found != wanted and not reset:
-            raise ParawireError(
-                f"the vectors in {folder} were made by {found.get('model')} "
-                f"{found.get('version')}, not {model} {version}: run `parawire embed` to "
-                "recompute them")
+            raise model_mismatch(str(folder), found, model, version)
         if found != wanted:
             for path in (self._ids_path, self._vectors_path):
                 path.write_bytes(b"")
@@ -67,11 +65,7 @@ class VectorFiles:
     def check_store(self, last_sentence_id: int) -> None:
         """One line when these vectors cannot belong to a store whose highest sentence id
         is `last_sentence_id` (copied from elsewhere, or the store was rebuilt)."""
-        if self.last_id() > last_sentence_id:
-            raise ParawireError(
-                f"the vectors in {self.folder} hold sentence {self.last_id()}, which this "
-                f"store does not (its last is {last_sentence_id}): they come from another "
-                "store; run `parawire embed --redo`")
+        check_belongs(self, str(self.folder), last_sentence_id)
 
     @property
     def _ids_path(self) -> Path:
@@ -127,10 +121,7 @@ class VectorFiles:
         crash between the two leaves a partial row that opening cuts)."""
         if not len(ids):
             return
-        added = np.asarray(ids, dtype=np.int64)
-        if len(np.unique(added)) != len(added) or self.held(added).any():
-            raise ParawireError("a sentence's vector is added once: these ids repeat or "
-                                "already have one")
+        added = new_ids(self, ids)
         with self._vectors_path.open("ab") as handle:
             handle.write(np.ascontiguousarray(vectors, dtype=np.float32).tobytes())
         with self._ids_path.open("ab") as handle:

@@ -1,15 +1,15 @@
 """The embed stage: a sentence vector, once, for each sentence the aligner's dense source can
-pair (or every sentence: `vectors.embed`), in the vector files of its language (VectorFiles),
-by the model [vectors] names for that language."""
+pair (or every sentence: `vectors.embed`), by the model [vectors] names for its language
+(nlp's Embedder), kept where `vectors.backend` says (a VectorStore)."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from parawire.config import Settings
-from parawire.nlp.embedders import embedder_for
-from parawire.nlp.embedding import Embedder
-from parawire.nlp.vector_files import VectorFiles, vectors_folder
+from parawire.indexer.vector_opening import vectors_for_model
+from parawire.indexer.vector_store import VectorStore
+from parawire.nlp import Embedder, embedder_for
 from parawire.records import Sentence
 from parawire.stage import Counts, Scope, Stage, option
 from parawire.store import store_of
@@ -21,7 +21,7 @@ class EmbedScope(Scope):
     redo: bool = option(False, "Recompute every vector.")
 
 
-def _flush(files: VectorFiles, embedder: Embedder, batch: list[Sentence],
+def _flush(files: VectorStore, embedder: Embedder, batch: list[Sentence],
            counts: Counter[str]) -> None:
     """Embed a batch and append it; counts the texts the model cuts."""
     if not batch:
@@ -52,13 +52,13 @@ def embed(settings: Settings, scope: EmbedScope) -> Counts:
     last = store.last_sentence_id()
     min_words, min_outlets = pairable_scope(settings)
     counts: Counter[str] = Counter()
-    opened: dict[str, tuple[VectorFiles, Embedder, list[Sentence]]] = {}
+    opened: dict[str, tuple[VectorStore, Embedder, list[Sentence]]] = {}
 
-    def files_of(language: str) -> tuple[VectorFiles, Embedder, list[Sentence]]:
+    def files_of(language: str) -> tuple[VectorStore, Embedder, list[Sentence]]:
         if language not in opened:
             embedder = embedder_for(settings.vectors, settings.data_dir, language)
-            files = VectorFiles(vectors_folder(settings.data_dir, language), embedder.name,
-                                embedder.version, embedder.dimensions, reset=True)
+            files = vectors_for_model(settings, language, embedder.name, embedder.version,
+                                      embedder.dimensions, reset=True)
             if scope.redo:
                 files.clear()
             files.check_store(last)
