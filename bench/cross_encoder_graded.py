@@ -6,9 +6,11 @@ not a shipped part.
     .venv/bin/python bench/cross_encoder_graded.py evaluate
 
 `prepare` writes bench/.cache/ce-graded/: the dev gold's tune and check pairs with their
-classes (the pair model's: 0, 1, 2, 3a, 3b, 4) and tune's stories, and a half-precision
-copy of the MSRP cross-encoder of bench/cross_encoder_probe.py (run that first) to start
-from. `train` needs nothing of parawire, so that it can run where a GPU is: a six-class
+classes (the pair model's: 0, 1, 2, 3a, 3b, 4) and tune's stories, MSRP train's pairs, and
+a half-precision copy of the encoder to start from: the MSRP cross-encoder of
+bench/cross_encoder_probe.py where one was trained, else MiniLM itself, which `train` then
+first fine-tunes on MSRP train as the probe does (`--msrp-epochs`, 1). `train` needs nothing
+of parawire (bench/cross_encoder_fit.py), so that it can run where a GPU is: a six-class
 head on that encoder is fine-tuned on tune pairs (each read both ways, 3a and 3b swapped),
 once per fold of tune's stories (`--folds`, 8) to grade the held-out stories, and once on all
 of tune to grade check; it writes probabilities.json beside the pairs. `evaluate` scores, on
@@ -21,71 +23,48 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import time
 from pathlib import Path
+
+from cross_encoder_fit import MAX_TOKENS, fine_tune
 
 FOLDER = Path(__file__).with_name(".cache") / "ce-graded"
 CLASSES = ("0", "1", "2", "3a", "3b", "4")
 FLIP = {"3a": "3b", "3b": "3a"}
-MAX_TOKENS = 128
 CROSS = ("cross_0", "cross_1", "cross_2", "cross_covers_a", "cross_covers_b", "cross_4")
 
 
 def prepare() -> None:
     """Write the pairs and the starting encoder (half precision, to travel light)."""
     import torch
-    from common import SHARED_DATA
+    from common import SEED_CACHE, SHARED_DATA
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
     from parawire.aligner.pair_model import training_class
+    from parawire.nlp.embedders import unpacked_minilm
     from parawire.roof.pair_gold import read_dev_gold
+    from parawire.roof.scorer_training import read_labelled_pairs
 
-    start = FOLDER.parent / "cross-encoder-msrp-1ep"
-    if not (start / "config.json").is_file():
-        raise SystemExit(f"{start} missing: run bench/cross_encoder_probe.py --epochs 1 first")
     FOLDER.mkdir(parents=True, exist_ok=True)
     data = {part: [{"a": p.text_a, "b": p.text_b, "class": training_class(p.grade, p.direction),
                     "story": p.group} for p in read_dev_gold(SHARED_DATA / "pairs-dev", part)]
             for part in ("tune", "check")}
+    data["msrp_train"] = [{"a": a, "b": b, "label": int(label)} for label, a, b in
+                          read_labelled_pairs(SHARED_DATA / "msrp" / "msr-para-train.tsv")]
     (FOLDER / "pairs.json").write_text(json.dumps(data))
-    model = AutoModelForSequenceClassification.from_pretrained(start).to(torch.float16)
-    model.save_pretrained(FOLDER / "start")
-    AutoTokenizer.from_pretrained(start).save_pretrained(FOLDER / "start")
+    trained = FOLDER.parent / "cross-encoder-msrp-1ep"
+    source, target = ((trained, FOLDER / "start") if (trained / "config.json").is_file() else
+                      (unpacked_minilm(SEED_CACHE.parent / "pair-model-data" / "models"),
+                       FOLDER / "base"))
+    model = AutoModelForSequenceClassification.from_pretrained(source).to(torch.float16)
+    model.save_pretrained(target)
+    AutoTokenizer.from_pretrained(source).save_pretrained(target)
 
 
-def _fit(pairs: list[dict], epochs: int, device: str, seed: int):
-    import torch
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
-
-    torch.manual_seed(seed)
-    tokenizer = AutoTokenizer.from_pretrained(FOLDER / "start")
-    model = AutoModelForSequenceClassification.from_pretrained(
-        FOLDER / "start", num_labels=len(CLASSES), ignore_mismatched_sizes=True,
-        torch_dtype=torch.float32).to(device)
-    examples = [(p["a"], p["b"], CLASSES.index(p["class"])) for p in pairs] + \
+def _graded_examples(pairs: list[dict]) -> list[tuple[str, str, float]]:
+    """Each pair read both ways, its class's index as the label (3a and 3b swapped)."""
+    return [(p["a"], p["b"], CLASSES.index(p["class"])) for p in pairs] + \
         [(p["b"], p["a"], CLASSES.index(FLIP.get(p["class"], p["class"]))) for p in pairs]
-    batch = 16
-    steps = epochs * ((len(examples) + batch - 1) // batch)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-5, weight_decay=0.01)
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda step: min(1.0, (step + 1) / (0.1 * steps)) * max(0.0, 1 - step / steps))
-    model.train()
-    for epoch in range(epochs):
-        random.Random(seed * 100 + epoch).shuffle(examples)
-        for start in range(0, len(examples), batch):
-            chunk = examples[start:start + batch]
-            encoded = tokenizer([a for a, _, _ in chunk], [b for _, b, _ in chunk],
-                                truncation=True, max_length=MAX_TOKENS, padding=True,
-                                return_tensors="pt").to(device)
-            labels = torch.tensor([y for _, _, y in chunk], device=device)
-            loss = model(**encoded, labels=labels).loss
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            optimizer.step()
-            schedule.step()
-            optimizer.zero_grad()
-    return tokenizer, model.eval()
 
 
 def _probabilities(tokenizer, model, pairs: list[dict], device: str) -> list[list[float]]:
@@ -111,29 +90,39 @@ def _probabilities(tokenizer, model, pairs: list[dict], device: str) -> list[lis
             for f, b in zip(forward, backward, strict=True)]
 
 
-def train(epochs: int, folds: int, limit: int) -> None:
+def train(epochs: int, folds: int, limit: int, msrp_epochs: int) -> None:
     """Out-of-fold probabilities for tune (none with folds = 0), all-of-tune probabilities
-    for check (the first `limit` pairs of each, for a trial run, where limit > 0)."""
+    for check (the first `limit` pairs of each, MSRP's too, for a trial run, where limit > 0); the MSRP
+    cross-encoder first, where `prepare` found none."""
     import torch
 
     device = "cuda" if torch.cuda.is_available() else "cpu"
     data = json.loads((FOLDER / "pairs.json").read_text())
-    tune, check = data["tune"], data["check"]
+    tune, check, msrp_pairs = data["tune"], data["check"], data["msrp_train"]
     if limit:
-        tune, check = tune[:limit], check[:limit]
+        tune, check, msrp_pairs = tune[:limit], check[:limit], msrp_pairs[:limit]
+    started = time.perf_counter()
+    if not (FOLDER / "start" / "config.json").is_file():
+        msrp = [(p["a"], p["b"], float(p["label"])) for p in msrp_pairs]
+        tokenizer, model = fine_tune(FOLDER / "base", msrp + [(b, a, y) for a, b, y in msrp],
+                                     1, msrp_epochs, device, seed=0)
+        model.save_pretrained(FOLDER / "start")
+        tokenizer.save_pretrained(FOLDER / "start")
+        print(f"MSRP cross-encoder: {time.perf_counter() - started:.0f} s", flush=True)
     stories = sorted({p["story"] for p in tune})
     fold_of = {story: k % max(folds, 1) for k, story in enumerate(stories)}
-    started = time.perf_counter()
     oof: list[list[float] | None] = [None] * len(tune)
     for fold in range(folds):
         held = [i for i, p in enumerate(tune) if fold_of[p["story"]] == fold]
         kept = [p for p in tune if fold_of[p["story"]] != fold]
-        tokenizer, model = _fit(kept, epochs, device, seed=fold)
+        tokenizer, model = fine_tune(FOLDER / "start", _graded_examples(kept), len(CLASSES),
+                                     epochs, device, seed=fold)
         for i, row in zip(held, _probabilities(tokenizer, model, [tune[i] for i in held],
                                                device), strict=True):
             oof[i] = row
         print(f"fold {fold}: {time.perf_counter() - started:.0f} s", flush=True)
-    tokenizer, model = _fit(tune, epochs, device, seed=folds)
+    tokenizer, model = fine_tune(FOLDER / "start", _graded_examples(tune), len(CLASSES), epochs,
+                                 device, seed=folds)
     result = {"device": torch.cuda.get_device_name() if device == "cuda" else "cpu",
               "epochs": epochs, "folds": folds, "seconds": round(time.perf_counter() - started, 1),
               "tune_out_of_fold": oof, "check": _probabilities(tokenizer, model, check, device)}
@@ -195,11 +184,13 @@ def main() -> None:
     parser.add_argument("--folds", type=int, default=8,
                         help="Folds of tune's stories for out-of-fold probabilities (0: none).")
     parser.add_argument("--limit", type=int, default=0, help="Pairs of each part (trial).")
+    parser.add_argument("--msrp-epochs", type=int, default=1,
+                        help="Epochs on MSRP train, where prepare found no MSRP cross-encoder.")
     args = parser.parse_args()
     if args.action == "prepare":
         prepare()
     elif args.action == "train":
-        train(args.epochs, args.folds, args.limit)
+        train(args.epochs, args.folds, args.limit, args.msrp_epochs)
     else:
         evaluate()
 

@@ -15,11 +15,11 @@ cross-encoder alone (threshold 0.5) for comparison with the pair model's figures
 from __future__ import annotations
 
 import argparse
-import random
 import time
 from pathlib import Path
 
 from common import SEED_CACHE, SHARED_DATA, report
+from cross_encoder_fit import MAX_TOKENS, fine_tune
 from pair_model_quality import cached_features
 
 from parawire.aligner.pair_model import MODEL_FEATURES, fit_pair_model
@@ -29,42 +29,16 @@ from parawire.roof.scorer_evaluation import useful_figures
 from parawire.roof.scorer_training import read_labelled_pairs
 
 CROSS = ("cross_a", "cross_b")
-MAX_TOKENS = 128
 
 
 def train_cross_encoder(folder: Path, pairs: list[tuple[bool, str, str]], epochs: int,
                         out: Path) -> float:
     """Fine-tune a one-logit head on MiniLM over labelled pairs (each also read reversed);
     saves the model to `out`; returns the training seconds."""
-    import torch
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
-
-    torch.manual_seed(0)
-    tokenizer = AutoTokenizer.from_pretrained(folder)
-    model = AutoModelForSequenceClassification.from_pretrained(folder, num_labels=1)
     examples = [(a, b, float(label)) for label, a, b in pairs] + \
         [(b, a, float(label)) for label, a, b in pairs]
-    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-5, weight_decay=0.01)
-    steps, batch = epochs * ((len(examples) + 15) // 16), 16
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda step: min(1.0, (step + 1) / (0.1 * steps)) * max(0.0, 1 - step / steps))
-    loss_of = torch.nn.BCEWithLogitsLoss()
     started = time.perf_counter()
-    model.train()
-    for epoch in range(epochs):
-        random.Random(epoch).shuffle(examples)
-        for start in range(0, len(examples), batch):
-            chunk = examples[start:start + batch]
-            encoded = tokenizer([a for a, _, _ in chunk], [b for _, b, _ in chunk],
-                                truncation=True, max_length=MAX_TOKENS, padding=True,
-                                return_tensors="pt")
-            logits = model(**encoded).logits.squeeze(-1)
-            loss = loss_of(logits, torch.tensor([y for _, _, y in chunk]))
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            optimizer.step()
-            schedule.step()
-            optimizer.zero_grad()
+    tokenizer, model = fine_tune(folder, examples, 1, epochs, "cpu", seed=0)
     model.save_pretrained(out)
     tokenizer.save_pretrained(out)
     return time.perf_counter() - started
