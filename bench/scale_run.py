@@ -28,6 +28,11 @@ Ctrl-C after so many seconds, records what it had stored and how its run ended, 
 again to resume; the stage's times are both passes'. The result then says whether anything
 was lost or doubled: every article annotated once, and the resumed eager alignment compared
 row by row with the workers' (`--workers`), which nothing interrupted.
+
+Ctrl-C (or SIGTERM) to this script stops the stage running the same way, records its pass
+in <work>/passes.json and ends: a run too long for one sitting (the whole archive) goes on
+later with `--work W --stages <that stage>,<the ones after>`, and the stage's times then add
+up every pass (`interrupted_passes`).
 """
 
 from __future__ import annotations
@@ -199,27 +204,62 @@ def _children_cpu(settle_s: float = 30.0) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _interrupted_pass(command: list[str], after_s: float, stage: str, data_dir: Path
-                      ) -> dict[str, Any]:
-    """Run a stage child and stop it as Ctrl-C does (SIGINT to its process group) after
-    `after_s` seconds; what it had stored by then and how it ended."""
-    before = _children_cpu()
+class _StopAsked:
+    """Set when this script is asked to stop (Ctrl-C or SIGTERM): the stage running is
+    stopped as Ctrl-C stops it, its pass recorded, and the run left to resume."""
+
+    asked = False
+
+    @classmethod
+    def listen(cls) -> None:
+        def ask(_signal: int, _frame: object) -> None:
+            cls.asked = True
+        for number in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(number, ask)
+
+
+def _stoppable(command: list[str], after_s: float | None) -> tuple[int, str, str, bool, float]:
+    """Run a stage child in a session of its own, stopping it as Ctrl-C does (SIGINT to its
+    process group) after `after_s` seconds or when this script is asked to stop; its return
+    code, output, error output, whether it was stopped, and its wall seconds."""
     started = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              start_new_session=True)
-    try:
-        child.wait(timeout=after_s)
-        interrupted = False
-    except subprocess.TimeoutExpired:
-        os.killpg(child.pid, signal.SIGINT)
-        interrupted = True
-    _, err = child.communicate()
-    return {"interrupted_after_s": after_s if interrupted else None,
-            "wall_s": round(time.perf_counter() - started, 1),
+    stopped = False
+    while True:
+        try:
+            out, err = child.communicate(timeout=1)
+            break
+        except subprocess.TimeoutExpired:
+            due = after_s is not None and time.perf_counter() - started > after_s
+            if not stopped and (due or _StopAsked.asked):
+                os.killpg(child.pid, signal.SIGINT)
+                stopped = True
+    return child.returncode, out, err, stopped, time.perf_counter() - started
+
+
+def _interrupted_pass(command: list[str], after_s: float | None, stage: str, data_dir: Path
+                      ) -> dict[str, Any]:
+    """Run a stage child, stopped as Ctrl-C stops it after `after_s` seconds (or when this
+    script is asked to stop); what it had stored by then and how it ended."""
+    before = _children_cpu()
+    returncode, _, err, stopped, wall = _stoppable(command, after_s)
+    return {"interrupted_after_s": round(wall, 1) if stopped else None,
+            "wall_s": round(wall, 1),
             "cpu_s": round(_children_cpu() - before, 1),
-            "returncode": child.returncode, "stopped": child.returncode != 0,
+            "returncode": returncode, "stopped": returncode != 0,
             "last_line": (err.strip().splitlines() or [""])[-1][:300],
             "stored_by_then": done_so_far(stage, data_dir)}
+
+
+def _leave_to_resume(work: Path, passes: dict[str, list[dict[str, Any]]], name: str,
+                     earlier: list[dict[str, Any]]) -> None:
+    """Record the stopped passes of stage `name` in <work>/passes.json (a later run with
+    --stages adds them to the stage's times) and end, saying how to resume."""
+    passes[name] = earlier
+    (work / "passes.json").write_text(json.dumps(passes, indent=1))
+    sys.exit(f"stopped on request during {name}; resume with --work {work} --stages "
+             f"{name},... (the stopped passes are in {work / 'passes.json'})")
 
 
 def _read_back(work: Path, stages: dict[str, Any]) -> dict[str, Any]:
@@ -305,7 +345,11 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     taken = sample_days(args.articles, sample)
     print(f"sample: {taken} in {work}", file=sys.stderr)
+    _StopAsked.listen()
     done_file = work / "stages.json"
+    passes_file = work / "passes.json"
+    passes: dict[str, list[dict[str, Any]]] = (
+        json.loads(passes_file.read_text()) if args.stages and passes_file.is_file() else {})
     stages: dict[str, Any] = (json.loads(done_file.read_text())
                               if args.stages and done_file.is_file() else {})
     order = [name for name in ORDER if name != "align_workers" or args.workers]
@@ -334,19 +378,35 @@ def main() -> None:
                    "--processes", str(args.processes)]
         if export_run is not None:
             command += ["--export-run", str(export_run)]
-        stopped = (_interrupted_pass(command, interrupts[name], stage, home / "data")
-                   if name in interrupts else None)
+        earlier: list[dict[str, Any]] = passes.get(name, [])
+        if name in interrupts:
+            earlier = [*earlier, _interrupted_pass(command, interrupts[name], stage,
+                                                   home / "data")]
+        if _StopAsked.asked:
+            _leave_to_resume(work, passes, name, earlier)
         before = _children_cpu()
-        done = (_with_workers(args.workers, args.broker, copy, command) if name != stage
-                else subprocess.run(command, capture_output=True, text=True, check=False))
-        if done.returncode != 0:
-            sys.exit(f"{name} failed:\n{done.stderr[-3000:]}")
-        result = json.loads(done.stdout.strip().splitlines()[-1])
+        if name != stage:
+            done = _with_workers(args.workers, args.broker, copy, command)
+            returncode, out, err = done.returncode, done.stdout, done.stderr
+        else:
+            returncode, out, err, stopped, wall = _stoppable(command, None)
+            if stopped:
+                earlier.append({"interrupted_after_s": round(wall, 1), "wall_s": round(wall, 1),
+                                "cpu_s": round(_children_cpu() - before, 1),
+                                "returncode": returncode, "stopped": True,
+                                "last_line": (err.strip().splitlines() or [""])[-1][:300],
+                                "stored_by_then": done_so_far(stage, home / "data")})
+                _leave_to_resume(work, passes, name, earlier)
+        if returncode != 0:
+            sys.exit(f"{name} failed:\n{err[-3000:]}")
+        result = json.loads(out.strip().splitlines()[-1])
         result["cpu_s"] = round(_children_cpu() - before, 1)
-        if stopped:
-            result.update(interrupted_pass=stopped,
-                          wall_s=round(result["wall_s"] + stopped["wall_s"], 1),
-                          cpu_s=round(result["cpu_s"] + stopped["cpu_s"], 1))
+        if earlier:
+            result.update(interrupted_passes=earlier,
+                          wall_s=round(result["wall_s"] + sum(e["wall_s"] for e in earlier), 1),
+                          cpu_s=round(result["cpu_s"] + sum(e["cpu_s"] for e in earlier), 1))
+        passes.pop(name, None)
+        (work / "passes.json").write_text(json.dumps(passes, indent=1))
         sentences = result["counts"].get("sentences", sentences)
         result["throughput"] = _throughput(name, result, taken, sentences)
         result["store_mb"] = _size_mb(home / "data" / "parawire.db") + \
