@@ -101,7 +101,9 @@ def exact_rule(a: Sentence, b: Sentence, max_copy_edits: int) -> str | None:
     sentence), quote_piece (either side is one sentence of a longer quotation), link_line
     (either side holds a web address: an embedded post or a link),
     question_mismatch (one side asks, the other states), near_copy (the texts
-    differ in at most `max_copy_edits` words: the pair teaches copying), number_conflict
+    differ in at most `max_copy_edits` words: the pair teaches copying), deletion_copy (one
+    side is the other with words taken out, none replaced: it teaches deleting, not
+    rewording), number_conflict
     (both sides state figures and neither side's hold the other's: "two" against "three"),
     date_conflict (both sides name dates and share none: "Monday" against "Tuesday").
     Everything less certain is the pair model's to weigh."""
@@ -113,8 +115,11 @@ def exact_rule(a: Sentence, b: Sentence, max_copy_edits: int) -> str | None:
         return "link_line"
     if is_question(a) != is_question(b):
         return "question_mismatch"
-    if word_diff(a.text, b.text).edits <= max_copy_edits:
+    diff = word_diff(a.text, b.text)
+    if diff.edits <= max_copy_edits:
         return "near_copy"
+    if diff.only_added:
+        return "deletion_copy"
     if conflicting(numbers(a), numbers(b)):
         return "number_conflict"
     if disjoint(dates(a), dates(b)):

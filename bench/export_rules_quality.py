@@ -1,6 +1,6 @@
 """What the run's and the export's drops do to useful pairs on the dev gold's check part: the
-shipped pair model alone, then with `quote_piece` (an exact rule of the run),
-`export.min_target_words` and `export.one_input_per_target` applied in turn, as a run and
+shipped pair model alone, then with `quote_piece` and `deletion_copy` (exact rules of the
+run), `export.min_target_words` and `export.one_input_per_target` applied in turn, as a run and
 its export apply them; on all candidates and on lead sentences only (a run aligns body
 sentences: titles are not stored as sentences).
 
@@ -18,11 +18,11 @@ from pair_model_quality import cached_features
 
 from parawire.aligner import Grading, load_pair_model
 from parawire.aligner.filters import quote_piece
-from parawire.config import ExportConfig
+from parawire.config import AlignConfig, ExportConfig
 from parawire.records import Direction, Sentence
 from parawire.roof.pair_gold import GradedText, read_dev_gold
 from parawire.roof.scorer_evaluation import input_is_a, useful_figures
-from parawire.textnorm import words
+from parawire.textnorm import word_diff, words
 
 SUMMARY = ("selected", "precision", "recall", "useful_gold")
 
@@ -54,7 +54,7 @@ def main() -> None:
     pairs = read_dev_gold(SHARED_DATA / "pairs-dev", "check")
     rows = cached_features("check", pairs)
     model = load_pair_model("")
-    min_words = ExportConfig().min_target_words
+    min_words, align = ExportConfig().min_target_words, AlignConfig()
 
     def piece(text: str) -> bool:
         return quote_piece(Sentence(article_id=0, position=0, text=text))
@@ -63,6 +63,9 @@ def main() -> None:
         ("model alone", lambda gs: gs),
         ("+ quote_piece", lambda gs: [dropped(g) if piece(p.text_a) or piece(p.text_b) else g
                                       for p, g in zip(pairs, gs, strict=True)]),
+        ("+ deletion_copy", lambda gs: [
+            dropped(g) if (diff := word_diff(p.text_a, p.text_b)).only_added
+            and diff.edits > align.max_copy_edits else g for p, g in zip(pairs, gs, strict=True)]),
         (f"+ min_target_words {min_words}", lambda gs: [
             dropped(g) if g.grade >= 3 and len(words(target(p, g, r))) < min_words else g
             for p, g, r in zip(pairs, gs, rows, strict=True)]),

@@ -67,6 +67,27 @@ def test_a_copy_edit_is_a_near_copy_and_a_rewording_is_left_to_the_model():
     assert exact_rule(GHOZI_SHORT, GHOZI_LONG, max_copy_edits=2) is None
 
 
+def test_one_side_with_words_taken_out_is_a_deletion_copy():
+    # AllSides (July 2020), exported by a run before this rule: the target was the input cut
+    # short (an apposition, "at the time that") and taught deleting, not rewording
+    atlanta = sentence("Half of all new cases are being reported in Atlanta, the capital and "
+                       "largest city.", ["atlanta"])
+    cut = sentence("Half of all new cases are being reported in Atlanta.", ["atlanta"])
+    bolton = sentence("Then-national security adviser John Bolton also told colleagues at the "
+                      "time that he briefed Trump on the intelligence assessment in March 2019.",
+                      ["bolton", "trump"], ["March 2019"])
+    bolton_cut = sentence("Then-national security adviser John Bolton also told colleagues he "
+                          "briefed Trump on the intelligence assessment in March 2019.",
+                          ["bolton", "trump"], ["March 2019"])
+    for long, short in ((atlanta, cut), (bolton, bolton_cut)):
+        assert exact_rule(long, short, max_copy_edits=2) == "deletion_copy"
+        assert exact_rule(short, long, max_copy_edits=2) == "deletion_copy"
+    # a word replaced as well: a rewording, left to the model
+    reworded = sentence("Half of all new cases are being recorded in Atlanta.", ["atlanta"])
+    assert exact_rule(atlanta, reworded, max_copy_edits=2) is None
+    assert exact_rule(GHOZI_SHORT, GHOZI_LONG, max_copy_edits=2) is None
+
+
 def test_a_piece_of_a_sentence_is_a_fragment():
     # AllSides (June 2020): a heading, and a sentence cut before its quotation
     carlson = sentence("The Fox News host Tucker Carlson.", ["carlson", "fox news"])
