@@ -1,18 +1,20 @@
-"""The dense candidate source: each reference's k nearest sentences by sentence vector among
-the other outlets' sentences of its story (`SearchContext.partners`) or, without stories,
-of its date window, kept only where HCSSS's filters would keep them (aligner/oracle.py,
-`within_filters`) and, like the reference, of `dense_min_words` words or more. Features:
-cosine and the ratio margin of Artetxe & Schwenk (2019), the cosine over the mean cosine of
-both sides' `margin_k` nearest neighbours."""
+"""The dense candidate source: each reference's k nearest sentences among the other outlets'
+sentences of its story (`SearchContext.partners`) or, without stories, of its date window,
+kept only where HCSSS's filters would keep them (aligner/oracle.py, `within_filters`) and,
+like the reference, of `dense_min_words` words or more: `dense_k − dense_lexical_k` of them
+by sentence vector, the other `dense_lexical_k` the nearest of the rest by TF-IDF cosine
+(aligner/lexical.py). Features: cosine and the ratio margin of Artetxe & Schwenk (2019), the
+cosine over the mean cosine of both sides' `margin_k` nearest neighbours."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 
 import numpy as np
 
 from parawire.aligner.candidates import CANDIDATE_SOURCES, Candidate, SearchContext, story_of
+from parawire.aligner.lexical import LexicalPool
 from parawire.aligner.oracle import within_filters
 from parawire.indexer import VectorStore
 from parawire.records import Sentence
@@ -37,21 +39,65 @@ def pool_of(reference: Sentence, context: SearchContext,
     return window[key]
 
 
-def nearest_valid(reference: Sentence, query: np.ndarray, pool: list[int], files: VectorStore,
-                  context: SearchContext, k: int) -> list[tuple[Sentence, float]]:
-    """The k sentences of the pool with the highest cosine that pass the filters and have
-    `dense_min_words` words (those `vectors.embed = "pairable"` embeds), exactly: the search
-    widens until k pass or the pool is spent."""
+def pairable(reference: Sentence, sentence: Sentence, context: SearchContext) -> bool:
+    """Whether a sentence of the pool may be a dense candidate of the reference: it passes
+    the filters and has `dense_min_words` words (those `vectors.embed = "pairable"`
+    embeds)."""
+    return (within_filters(reference, sentence, context.params)
+            and len(sentence.text.split()) >= context.params.dense_min_words)
+
+
+def first_pairable(reference: Sentence, context: SearchContext, k: int,
+                   ranked: Callable[[int], list[tuple[int, float]]]
+                   ) -> list[tuple[Sentence, float]]:
+    """The first k pairable sentences of a ranking (`ranked(n)`: its best n), exactly: the
+    ranking is read further until k pass or it is spent."""
     wanted = k + 16
     while True:
-        (hits,) = files.search(query[None, :], pool, wanted)
+        hits = ranked(wanted)
         sentences = context.store.sentences_by_id(i for i, _ in hits)
         kept = [(sentences[i], score) for i, score in hits
-                if within_filters(reference, sentences[i], context.params)
-                and len(sentences[i].text.split()) >= context.params.dense_min_words]
+                if pairable(reference, sentences[i], context)]
         if len(kept) >= k or len(hits) < wanted:
             return kept[:k]
         wanted *= 4
+
+
+def nearest_valid(reference: Sentence, query: np.ndarray, pool: list[int], files: VectorStore,
+                  context: SearchContext, k: int) -> list[tuple[Sentence, float]]:
+    """The k pairable sentences of the pool with the highest cosine."""
+    return first_pairable(reference, context, k,
+                          lambda n: files.search(query[None, :], pool, n)[0])
+
+
+def lexical_pool(reference: Sentence, pool: list[int], files: VectorStore,
+                 context: SearchContext, pools: dict[object, tuple[LexicalPool, np.ndarray]]
+                 ) -> tuple[LexicalPool, np.ndarray]:
+    """The TF-IDF rows of the reference's pool and itself, and the pool's ids with a vector:
+    fitted once per story and outlet (the references of one outlet share a pool), or per day
+    of the window."""
+    key = ((story_of(reference.id, context), reference.source) if context.partners is not None
+           else (reference.language, reference.published))
+    if key not in pools:
+        ids = list(dict.fromkeys([*pool, reference.id]))
+        sentences = context.store.sentences_by_id(ids)
+        ids = [i for i in ids if i in sentences]
+        in_pool = np.asarray(pool, dtype=np.int64)
+        pools[key] = (LexicalPool(ids, [sentences[i].text for i in ids]),
+                      in_pool[files.held(pool)] if len(pool) else in_pool)
+    return pools[key]
+
+
+def nearest_lexical(reference: Sentence, pool: list[int], taken: set[int], files: VectorStore,
+                    context: SearchContext, pools: dict[object, tuple[LexicalPool, np.ndarray]]
+                    ) -> list[tuple[Sentence, float]]:
+    """The `dense_lexical_k` pairable sentences of the pool not `taken`, with a vector, of the
+    highest TF-IDF cosine with the reference."""
+    lexical, with_vector = lexical_pool(reference, pool, files, context, pools)
+    rest = with_vector[~np.isin(with_vector, list(taken))]
+    assert reference.id is not None
+    return first_pairable(reference, context, context.params.dense_lexical_k,
+                          lambda n: lexical.nearest(reference.id, rest, n))
 
 
 def neighbourhood(vectors: np.ndarray, ids: Sequence[int], pool: list[int], files: VectorStore,
@@ -95,11 +141,20 @@ class DenseSource:
         searched = [r for r, has in zip(long_enough, held, strict=True) if has]
         queries = files.get([r.id for r in searched])
         window: dict[object, list[int]] = {}
+        pools: dict[object, tuple[LexicalPool, np.ndarray]] = {}
         found: list[Candidate] = []
+        by_vector = params.dense_k - min(params.dense_lexical_k, params.dense_k)
         for reference, query in zip(searched, queries, strict=True):
             counts["dense_references"] += 1
             pool = pool_of(reference, context, window)
-            hits = nearest_valid(reference, query, pool, files, context, params.dense_k)
+            hits = nearest_valid(reference, query, pool, files, context, by_vector) \
+                if by_vector else []
+            if params.dense_lexical_k:
+                taken = {s.id for s, _ in hits if s.id is not None}
+                lexical = nearest_lexical(reference, pool, taken, files, context, pools)
+                counts["dense_lexical"] += len(lexical)
+                cosines = files.get([s.id for s, _ in lexical]) @ query if lexical else []
+                hits += [(s, float(c)) for (s, _), c in zip(lexical, cosines, strict=True)]
             if not hits:
                 continue
             ids = [reference.id, *(s.id for s, _ in hits)]

@@ -1,7 +1,10 @@
-"""Candidate recall of the dense source's search: the share of gold pairs that the k nearest
-neighbours by sentence vector find (from either side), searched through the same vector files.
+"""Candidate recall of the dense source's search: the share of gold pairs that its k
+candidates find (from either side): the k − lexical_k nearest by sentence vector, searched
+through the same vector files, then the rest's lexical_k nearest by TF-IDF cosine
+(aligner/lexical.py), as the source chooses them.
 
-    nice .venv/bin/python bench/dense_recall.py [--model minilm] [--k 10] [--part check]
+    nice .venv/bin/python bench/dense_recall.py [--model minilm] [--k 10] [--lexical-k 1]
+        [--part check]
 
 pairs-dev (../shared/data/pairs-dev): every lead and title sentence of all 80 stories is
 searched among all of them at once (as one day's news; only the sentence's own article is
@@ -22,6 +25,7 @@ from pathlib import Path
 
 from common import SHARED_DATA, read_msrp, report
 
+from parawire.aligner.lexical import LexicalPool
 from parawire.config import AlignConfig, VectorsConfig
 from parawire.indexer import VectorFiles
 from parawire.nlp import embedder_for
@@ -40,15 +44,23 @@ def embedded(texts: list[str], model: str) -> tuple[VectorFiles, float]:
     return files, rate
 
 
-def neighbours(files: VectorFiles, group: list[object], k: int,
-               searched: list[bool]) -> list[set[int]]:
-    """Each searched text's k nearest other searched texts outside its group (none for a
-    text not searched: one `vectors.embed = "pairable"` gives no vector)."""
+def neighbours(files: VectorFiles, texts: list[str], group: list[object], k: int,
+               lexical_k: int, searched: list[bool]) -> list[set[int]]:
+    """Each searched text's k candidates among the other searched texts outside its group
+    (none for a text not searched: one `vectors.embed = "pairable"` gives no vector), as the
+    dense source chooses them: its k − lexical_k nearest by vector, then the rest's
+    lexical_k nearest by TF-IDF cosine (fitted on every text, one pool)."""
     ids = [i + 1 for i, keep in enumerate(searched) if keep]
     found = files.search(files.get(ids), ids, k + 16)
+    lexical = LexicalPool(ids, [texts[i - 1] for i in ids]) if lexical_k else None
     near: list[set[int]] = [set() for _ in searched]
     for own, hits in zip(ids, found, strict=True):
-        near[own - 1] = set([i - 1 for i, _ in hits if group[i - 1] != group[own - 1]][:k])
+        mine = group[own - 1]
+        chosen = [i for i, _ in hits if group[i - 1] != mine][:k - lexical_k]
+        if lexical is not None:
+            rest = [i for i in ids if group[i - 1] != mine and i not in chosen]
+            chosen += [i for i, _ in lexical.nearest(own, rest, lexical_k)]
+        near[own - 1] = {i - 1 for i in chosen}
     return near
 
 
@@ -58,7 +70,8 @@ def recall(pairs: list[tuple[int, int]], near: list[set[int]]) -> dict[str, floa
     return {"pairs": len(pairs), "recall": round(hit / len(pairs), 3) if pairs else None}
 
 
-def pairs_dev(model: str, k: int, part: str, min_words: int) -> dict[str, object]:
+def pairs_dev(model: str, k: int, lexical_k: int, part: str, min_words: int
+              ) -> dict[str, object]:
     folder = SHARED_DATA / "pairs-dev"
     sentences = [json.loads(line) for line in (folder / "sentences.jsonl").open()]
     gold = [json.loads(line) for line in (folder / "gold.jsonl").open()]
@@ -72,7 +85,7 @@ def pairs_dev(model: str, k: int, part: str, min_words: int) -> dict[str, object
     scopes = {"every sentence": [True] * len(texts),
               f"pairable (>= {min_words} words)": [len(t.split()) >= min_words for t in texts]}
     for scope, searched in scopes.items():
-        near = neighbours(files, groups, k, searched)
+        near = neighbours(files, texts, groups, k, lexical_k, searched)
         for kind in ("lead", "title"):
             for name, wanted in grades.items():
                 chosen = [(row[(g["story"], kind, g["article_a"], g["index_a"])],
@@ -83,12 +96,12 @@ def pairs_dev(model: str, k: int, part: str, min_words: int) -> dict[str, object
     return result
 
 
-def msrp(model: str, k: int) -> dict[str, object]:
+def msrp(model: str, k: int, lexical_k: int) -> dict[str, object]:
     rows = [r for split in ("train", "val") for r in read_msrp(split)]
     texts = list(dict.fromkeys(t for r in rows for t in (r[3], r[4])))
     row = {t: i for i, t in enumerate(texts)}
     files, _ = embedded(texts, model)
-    near = neighbours(files, list(range(len(texts))), k, [True] * len(texts))
+    near = neighbours(files, texts, list(range(len(texts))), k, lexical_k, [True] * len(texts))
     paraphrases = [(row[r[3]], row[r[4]]) for r in rows if r[0] == 1 and r[3] != r[4]]
     return {"sentences": len(texts), **recall(paraphrases, near)}
 
@@ -97,14 +110,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="minilm")
     parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--lexical-k", type=int, default=AlignConfig().dense_lexical_k,
+                        help="Of the k, how many by TF-IDF [default: align.dense_lexical_k].")
     parser.add_argument("--part", default="check", choices=["tune", "check"])
     parser.add_argument("--min-words", type=int, default=AlignConfig().dense_min_words,
                         help="Words of a pairable sentence [default: align.dense_min_words].")
     args = parser.parse_args()
-    report(f"dense_recall_{args.model}_{args.part}_k{args.k}", {
-        "model": args.model, "k": args.k, "part": args.part,
-        "pairs_dev": pairs_dev(args.model, args.k, args.part, args.min_words),
-        "msrp_train_val": msrp(args.model, args.k)})
+    report(f"dense_recall_{args.model}_{args.part}_k{args.k}_lexical{args.lexical_k}", {
+        "model": args.model, "k": args.k, "lexical_k": args.lexical_k, "part": args.part,
+        "pairs_dev": pairs_dev(args.model, args.k, args.lexical_k, args.part, args.min_words),
+        "msrp_train_val": msrp(args.model, args.k, args.lexical_k)})
 
 
 if __name__ == "__main__":

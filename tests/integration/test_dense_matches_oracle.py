@@ -1,6 +1,7 @@
 """The dense source's candidates equal an exhaustive comparison of every reference with every
-sentence: the top k by cosine among those HCSSS's filters keep (aligner/oracle.py) and long
-enough, for references long enough."""
+sentence: the top k − dense_lexical_k by cosine among those HCSSS's filters keep
+(aligner/oracle.py) and long enough, then the rest's top dense_lexical_k by TF-IDF cosine
+over the reference's date window, for references long enough."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 
 from parawire.aligner import AlignParams
 from parawire.aligner.candidates import CANDIDATE_SOURCES, SearchContext
+from parawire.aligner.lexical import LexicalPool
 from parawire.aligner.oracle import within_filters
 from parawire.indexer import ElasticsearchIndex, ElasticsearchVectors, VectorFiles, VectorStore
 from parawire.store import open_store
@@ -56,7 +58,8 @@ def cosine(files: VectorStore, a: int, b: int) -> float:
 @pytest.mark.parametrize("overrides", [
     {"dense_k": 3}, {"dense_k": 1, "exclude_same_outlet": True},
     {"dense_k": 5, "same_topic": True, "date_window_days": 1}, {"dense_k": 40},
-    {"dense_k": 4, "dense_min_words": 9},
+    {"dense_k": 4, "dense_min_words": 9}, {"dense_k": 3, "dense_lexical_k": 0},
+    {"dense_k": 6, "dense_lexical_k": 3, "date_window_days": 2},
 ])
 def test_dense_candidates_are_the_exact_top_k_of_the_filtered_sentences(corpus, overrides):
     store, files = corpus
@@ -78,7 +81,15 @@ def test_dense_candidates_are_the_exact_top_k_of_the_filtered_sentences(corpus, 
                  and within_filters(reference, s, params)
                  and len(s.text.split()) >= params.dense_min_words]
         scores = [(-cosine(files, reference.id, s.id), s.id) for s in valid]
-        best = [sid for _, sid in sorted(scores)[:params.dense_k]]
+        best = [sid for _, sid in sorted(scores)[:params.dense_k - params.dense_lexical_k]]
+        if params.dense_lexical_k:  # the rest's nearest by TF-IDF over the reference's window
+            window = [s for s in sentences if s.language == reference.language
+                      and abs((s.published - reference.published).days)
+                      <= params.date_window_days]
+            lexical = LexicalPool([s.id for s in window], [s.text for s in window])
+            rest = [s.id for s in valid if s.id not in best]
+            best += [sid for sid, _ in lexical.nearest(reference.id, rest,
+                                                        params.dense_lexical_k)]
         if best:
             expected[reference.id] = best
     assert got == expected
