@@ -73,15 +73,14 @@ def nearest_valid(reference: Sentence, query: np.ndarray, pool: list[int], files
 def lexical_pool(reference: Sentence, pool: list[int], files: VectorStore,
                  context: SearchContext, pools: dict[object, tuple[LexicalPool, np.ndarray]]
                  ) -> tuple[LexicalPool, np.ndarray]:
-    """The TF-IDF rows of the reference's pool and itself, and the pool's ids with a vector:
-    fitted once per story and outlet (the references of one outlet share a pool), or per day
-    of the window."""
+    """The TF-IDF rows of the reference's pool, and its ids with a vector: fitted once per
+    story and outlet (the references of one outlet share a pool), or per day of the
+    window."""
     key = ((story_of(reference.id, context), reference.source) if context.partners is not None
            else (reference.language, reference.published))
     if key not in pools:
-        ids = list(dict.fromkeys([*pool, reference.id]))
-        sentences = context.store.sentences_by_id(ids)
-        ids = [i for i in ids if i in sentences]
+        sentences = context.store.sentences_by_id(pool)
+        ids = [i for i in pool if i in sentences]
         in_pool = np.asarray(pool, dtype=np.int64)
         pools[key] = (LexicalPool(ids, [sentences[i].text for i in ids]),
                       in_pool[files.held(pool)] if len(pool) else in_pool)
@@ -95,9 +94,8 @@ def nearest_lexical(reference: Sentence, pool: list[int], taken: set[int], files
     highest TF-IDF cosine with the reference."""
     lexical, with_vector = lexical_pool(reference, pool, files, context, pools)
     rest = with_vector[~np.isin(with_vector, list(taken))]
-    assert reference.id is not None
     return first_pairable(reference, context, context.params.dense_lexical_k,
-                          lambda n: lexical.nearest(reference.id, rest, n))
+                          lambda n: lexical.nearest(reference.text, rest, n))
 
 
 def neighbourhood(vectors: np.ndarray, ids: Sequence[int], pool: list[int], files: VectorStore,

@@ -11,15 +11,17 @@ import numpy as np
 
 
 class LexicalPool:
-    """TF-IDF rows of the texts of `ids` (the words of every text, fitted on them alone)."""
+    """TF-IDF rows of the texts of `ids`, the vocabulary and inverse document frequencies
+    fitted on them alone; a query text is read with them (its words the pool lacks cannot
+    match, and leave its ranking as it is)."""
 
     def __init__(self, ids: Sequence[int], texts: Sequence[str]) -> None:
         from sklearn.feature_extraction.text import TfidfVectorizer
 
         self.ids = np.asarray(ids, dtype=np.int64)
         self._order = np.argsort(self.ids, kind="stable")
-        self.matrix = (TfidfVectorizer(sublinear_tf=True, token_pattern=r"(?u)\b\w+\b")
-                       .fit_transform(texts) if len(texts) else None)
+        self.vectorizer = TfidfVectorizer(sublinear_tf=True, token_pattern=r"(?u)\b\w+\b")
+        self.matrix = self.vectorizer.fit_transform(texts) if len(texts) else None
 
     def _rows(self, ids: np.ndarray) -> np.ndarray:
         """The pool's rows of these ids (-1 where an id is not in the pool)."""
@@ -29,17 +31,16 @@ class LexicalPool:
         rows = self._order[at]
         return np.where(self.ids[rows] == ids, rows, -1)
 
-    def nearest(self, query: int, among: Sequence[int] | np.ndarray,
+    def nearest(self, text: str, among: Sequence[int] | np.ndarray,
                 k: int) -> list[tuple[int, float]]:
-        """The k ids of `among` (those in the pool) whose TF-IDF cosine with the pool's text
-        `query` is highest, best first (ties by lower id); ids of no shared word are left
-        out."""
-        (own,) = self._rows(np.asarray([query], dtype=np.int64))
+        """The k ids of `among` (those in the pool) whose TF-IDF cosine with `text` is
+        highest, best first (ties by lower id); ids of no shared word are left out."""
         rows = self._rows(np.asarray(among, dtype=np.int64))
         rows = rows[rows >= 0]
-        if self.matrix is None or own < 0 or not len(rows) or k <= 0:
+        if self.matrix is None or not len(rows) or k <= 0:
             return []
-        scores = (self.matrix @ self.matrix[own].T).toarray().ravel()[rows]
+        query = self.vectorizer.transform([text])
+        scores = (self.matrix @ query.T).toarray().ravel()[rows]
         ids = self.ids[rows]
         order = np.lexsort((ids, -scores))[:k]
         return [(int(ids[j]), float(scores[j])) for j in order if scores[j] > 0]

@@ -59,7 +59,7 @@ def neighbours(files: VectorFiles, texts: list[str], group: list[object], k: int
         chosen = [i for i, _ in hits if group[i - 1] != mine][:k - lexical_k]
         if lexical is not None:
             rest = [i for i in ids if group[i - 1] != mine and i not in chosen]
-            chosen += [i for i, _ in lexical.nearest(own, rest, lexical_k)]
+            chosen += [i for i, _ in lexical.nearest(texts[own - 1], rest, lexical_k)]
         near[own - 1] = {i - 1 for i in chosen}
     return near
 

@@ -1,7 +1,7 @@
 """The dense source's candidates equal an exhaustive comparison of every reference with every
 sentence: the top k − dense_lexical_k by cosine among those HCSSS's filters keep
 (aligner/oracle.py) and long enough, then the rest's top dense_lexical_k by TF-IDF cosine
-over the reference's date window, for references long enough."""
+fitted on the reference's date window, for references long enough."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def test_dense_candidates_are_the_exact_top_k_of_the_filtered_sentences(corpus, 
                       <= params.date_window_days]
             lexical = LexicalPool([s.id for s in window], [s.text for s in window])
             rest = [s.id for s in valid if s.id not in best]
-            best += [sid for sid, _ in lexical.nearest(reference.id, rest,
+            best += [sid for sid, _ in lexical.nearest(reference.text, rest,
                                                         params.dense_lexical_k)]
         if best:
             expected[reference.id] = best

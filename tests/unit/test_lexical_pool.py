@@ -1,5 +1,6 @@
 """Lexical neighbours within a pool: the exact TF-IDF cosine ranking (against scikit-learn's
-own pairwise cosine), ties by lower id, and a text that shares no word left out."""
+own pairwise cosine), ties by lower id, a text that shares no word left out, and a query
+from outside the pool read with the pool's words."""
 
 from __future__ import annotations
 
@@ -33,12 +34,15 @@ def test_nearest_is_the_exact_tf_idf_cosine_ranking():
     scores = cosine_similarity(matrix)
     for row, query in enumerate(ids):
         among = [i for i in ids if i != query]
-        expected = sorted(((-scores[row][ids.index(i)], i) for i in among
-                           if scores[row][ids.index(i)] > 0))
-        got = pool.nearest(query, among, 3)
+        expected = sorted((-scores[row][ids.index(i)], i) for i in among
+                           if scores[row][ids.index(i)] > 0)
+        got = pool.nearest(TEXTS[query], among, 3)
         assert [i for i, _ in got] == [i for _, i in expected[:3]]
         assert np.allclose([s for _, s in got], [-s for s, _ in expected[:3]])
-    assert [i for i, _ in pool.nearest(11, [16, 12, 15], 1)] == [12]
-    assert pool.nearest(21, [11, 12, 15, 16, 20], 5) == []  # no shared word
-    assert pool.nearest(21, [22, 99], 5)[0][0] == 22  # 99 is not in the pool
-    assert pool.nearest(99, [11], 5) == [] and LexicalPool([], []).nearest(1, [2], 3) == []
+    assert pool.nearest(TEXTS[21], [11, 12, 15, 16, 20], 5) == []  # no shared word
+    assert pool.nearest(TEXTS[21], [22, 99], 5)[0][0] == 22  # 99 is not in the pool
+    # a text outside the pool is read with the pool's words (its others cannot match)
+    outside = "Amrozi's brother distorted the evidence, the witness said."
+    assert [i for i, _ in pool.nearest(outside, [16, 12, 11, 15], 2)] == [11, 12]
+    assert pool.nearest("Nothing alike here", [11], 5) == []
+    assert LexicalPool([], []).nearest("Zebras graze.", [2], 3) == []
