@@ -29,8 +29,9 @@ again to resume; the stage's times are both passes'. The result then says whethe
 was lost or doubled: every article annotated once, and the resumed eager alignment compared
 row by row with the workers' (`--workers`), which nothing interrupted.
 
-Ctrl-C (or SIGTERM) to this script stops the stage running the same way, records its pass
-in <work>/passes.json and ends: a run too long for one sitting (the whole archive) goes on
+Ctrl-C (or SIGTERM) to this script stops the stage running the same way (the alignment on
+Celery workers, `align_workers`, runs to its end first), records its pass in
+<work>/passes.json and ends: a run too long for one sitting (the whole archive) goes on
 later with `--work W --stages <that stage>,<the ones after>`, and the stage's times then add
 up every pass (`interrupted_passes`).
 """
