@@ -18,7 +18,7 @@ import numpy as np
 
 from parawire.errors import ParawireError
 from parawire.indexer.elasticsearch_index import ElasticsearchIndex, es_errors, es_reason
-from parawire.indexer.vector_store import check_belongs, model_mismatch, new_ids
+from parawire.indexer.vector_store import check_belongs, model_mismatch, new_ids, no_vector
 
 LOOKUP_CHUNK = 1_000  # ids per mget
 TERMS_CHUNK = 10_000  # ids per terms filter (Elasticsearch's default limit is 65,536)
@@ -130,8 +130,7 @@ class ElasticsearchVectors:
         rows = []
         for i, doc in zip(ids, self._documents(ids, True), strict=True):
             if not doc.get("found"):
-                raise ParawireError(f"sentence {int(i)} has no vector in {self.where}: "
-                                    "run `parawire embed`")
+                raise no_vector(self.where, int(i))
             rows.append(doc["_source"]["vector"])
         return np.asarray(rows, dtype=np.float32).reshape(len(rows), self.dimensions)
 

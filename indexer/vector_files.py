@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from parawire.errors import ParawireError
-from parawire.indexer.vector_store import check_belongs, model_mismatch, new_ids
+from parawire.indexer.vector_store import check_belongs, model_mismatch, new_ids, no_vector
 
 BLOCK_ROWS = 65_536
 
@@ -154,8 +154,7 @@ class VectorFiles:
         rows = self.rows_of(ids)
         if (rows < 0).any():
             missing = int(np.asarray(ids)[rows < 0][0])
-            raise ParawireError(f"sentence {missing} has no vector in {self.folder}: "
-                                "run `parawire embed`")
+            raise no_vector(str(self.folder), missing)
         return np.asarray(self.vectors[rows])
 
     def search(self, queries: np.ndarray, among: Sequence[int],

@@ -62,6 +62,11 @@ def model_mismatch(where: str, found: dict[str, object], model: str,
         f"not {model} {version}: run `parawire embed` to recompute them")
 
 
+def no_vector(where: str, sentence_id: int) -> ParawireError:
+    """The error for a sentence asked for that has no vector."""
+    return ParawireError(f"sentence {sentence_id} has no vector in {where}: run `parawire embed`")
+
+
 def new_ids(store: VectorStore, ids: Sequence[int]) -> np.ndarray:
     """`ids` as an array, or an error when one repeats or already has a vector."""
     added = np.asarray(ids, dtype=np.int64)
