@@ -27,8 +27,8 @@ def featurize(pairs: Sequence[tuple[Sentence, Sentence, Mapping[str, float]]],
     for language, sentences in by_language.items():
         embedder = embedder_of(language)
         texts = list(sentences)
-        encoded = embedder.encode(texts)
-        for text, row, tokens in zip(texts, encoded, embedder.tokens(texts), strict=True):
+        encoded, token_vectors = embedder.vectors_and_tokens(texts)
+        for text, row, tokens in zip(texts, encoded, token_vectors, strict=True):
             vectors[(language, text)] = row
             words[(language, text)] = sentence_words(sentences[text], tokens)
     rows = []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from parawire.aligner.params import AlignParams
@@ -67,9 +67,9 @@ class CandidateSource(Protocol):
 class HcsssSource:
     """The paper's highly constrained search: the engine query of each reference (every
     proper noun, enough common nouns, the date window), scores rescaled and cut at β.
-    Within stories, the engine's hits are restricted to the reference's partners before
-    the rescaling (a search that fills max_hits is counted as hits_capped: partners beyond
-    it are not seen)."""
+    Within stories, the engine searches only the reference's partners (its story's
+    sentences from other outlets) before the rescaling; a search that fills max_hits is
+    counted as hits_capped."""
 
     name = "hcsss"
 
@@ -88,11 +88,9 @@ class HcsssSource:
                 counts["references_without_partners"] += 1  # in no story, or one outlet's
                 continue
             counts["references"] += 1
-            hits = index.search(query)
+            hits = index.search(replace(query, among_ids=allowed))
             if len(hits) >= query.limit:
                 counts["hits_capped"] += 1
-            if allowed is not None:
-                hits = [hit for hit in hits if hit.sentence_id in allowed]
             counts["candidates"] += len(hits)
             self_score = index.score_of(reference.id, query.text_terms) if hits else 0.0
             above = above_beta(normalized(hits, params.normalize, self_score), params.beta)
@@ -106,13 +104,13 @@ class HcsssSource:
                 for reference, sentence_id, score, raw, bm25 in found]
 
 
-def _story_partners(reference_id: int, context: SearchContext) -> frozenset[int] | None:
+def _story_partners(reference_id: int, context: SearchContext) -> tuple[int, ...] | None:
     """The sentences a reference may pair with when the run searches within stories (empty:
     its article is in no story, or no other outlet told its story); None: the whole window."""
     if context.partners is None:
         return None
     story = context.partners.get(reference_id)
-    return frozenset(story[1]) if story is not None else frozenset()
+    return tuple(story[1]) if story is not None else ()
 
 
 def story_of(reference_id: int | None, context: SearchContext) -> int | None:

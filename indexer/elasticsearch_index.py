@@ -25,6 +25,7 @@ from parawire.indexer.protocol import HcsssQuery, Hit, IndexStats
 from parawire.records import Sentence
 
 MAX_BUCKETS = 10_000
+TERMS_CHUNK = 10_000  # ids per terms filter (Elasticsearch's default limit is 65,536)
 _INDEX = IndexConfig()
 _COMPAT = re.compile(r"application/vnd\.elasticsearch\+([\w-]+); ?compatible-with=\d+")
 
@@ -218,6 +219,15 @@ def _ranking(text_terms: tuple[str, ...]) -> dict[str, Any]:
     return {"match": {"text": {"query": " ".join(text_terms)}}}
 
 
+def _among(ids: tuple[int, ...]) -> dict[str, Any]:
+    """A filter to these sentence ids, in `terms` lists of TERMS_CHUNK ids."""
+    chunks = [list(ids[start:start + TERMS_CHUNK]) for start in range(0, len(ids), TERMS_CHUNK)]
+    if len(chunks) == 1:
+        return {"terms": {"id": chunks[0]}}
+    return {"bool": {"should": [{"terms": {"id": chunk}} for chunk in chunks],
+                     "minimum_should_match": 1}}
+
+
 def hcsss_query(q: HcsssQuery) -> dict[str, Any] | None:
     """The query DSL of a HCSSS query (None when it cannot match anything): every
     constraint a filter, the reference's words the only scored clause."""
@@ -229,6 +239,8 @@ def hcsss_query(q: HcsssQuery) -> dict[str, Any] | None:
                                  "minimum_should_match": q.min_cn_matches}})
     elif q.min_cn_matches > 0:
         return None
+    if q.among_ids == ():
+        return None
     filters.append({"term": {"language": q.language}})
     if q.topic:
         filters.append({"term": {"topic": q.topic}})
@@ -236,6 +248,8 @@ def hcsss_query(q: HcsssQuery) -> dict[str, Any] | None:
         window = {key: day for key, day in (("gte", q.day_from), ("lte", q.day_to))
                   if day is not None}
         filters.append({"range": {"day": window}})
+    if q.among_ids is not None:
+        filters.append(_among(q.among_ids))
     excluded: list[dict[str, Any]] = [{"term": {"article_id": q.exclude_article_id}},
                                       {"term": {"vkey": q.exclude_vkey}}]
     if q.exclude_source:

@@ -17,11 +17,15 @@ from typing import Any
 import numpy as np
 
 from parawire.errors import ParawireError
-from parawire.indexer.elasticsearch_index import ElasticsearchIndex, es_errors, es_reason
+from parawire.indexer.elasticsearch_index import (
+    TERMS_CHUNK,
+    ElasticsearchIndex,
+    es_errors,
+    es_reason,
+)
 from parawire.indexer.vector_store import check_belongs, model_mismatch, new_ids, no_vector
 
 LOOKUP_CHUNK = 1_000  # ids per mget
-TERMS_CHUNK = 10_000  # ids per terms filter (Elasticsearch's default limit is 65,536)
 
 
 class ElasticsearchVectors:

@@ -18,7 +18,8 @@ class HcsssQuery:
     `min_cn_matches` of the common nouns, the language, a day in [day_from, day_to] (when
     given) and the topic (when given);
     they must not come from `exclude_article_id`, nor from `exclude_source` (when given),
-    nor be a verbatim copy (`exclude_vkey`).
+    nor be a verbatim copy (`exclude_vkey`); with `among_ids`, they must be one of those
+    sentences (a search within a story: its sentences from other outlets).
     `text_terms` only rank the hits (BM25).
     """
 
@@ -35,6 +36,7 @@ class HcsssQuery:
     exclude_source: str | None = None
     limit: int = 1000
     min_pn_count: int = 0
+    among_ids: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

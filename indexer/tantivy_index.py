@@ -134,6 +134,9 @@ class TantivyIndex:
         clauses.append((tantivy.Occur.MustNot, self._term("vkey", q.exclude_vkey)))
         if q.exclude_source:
             clauses.append((tantivy.Occur.MustNot, self._term("source", q.exclude_source)))
+        if q.among_ids is not None:
+            clauses.append((must, tantivy.Query.term_set_query(self.schema, "id",
+                                                               list(q.among_ids))))
         return clauses
 
     def _ranked(self, query: HcsssQuery, *, common_nouns: bool) -> tantivy.Query:
@@ -157,6 +160,8 @@ class TantivyIndex:
         every name. When that first answer fills `limit`, hits may lie beyond it, so the
         whole query goes to the engine instead: the hits are the same either way.
         """
+        if query.among_ids == ():
+            return []
         if not query.proper_nouns:
             return self._hits(self._ranked(query, common_nouns=True), query.limit)
         searcher = self.index.searcher()

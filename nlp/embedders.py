@@ -107,23 +107,29 @@ class SentenceTransformerEmbedder:
                                     show_progress_bar=False)
         return np.asarray(vectors, dtype=np.float32)
 
-    def tokens(self, texts: Sequence[str]) -> list[TokenVectors]:
-        """Each text's word pieces with their normalised contextual vectors."""
+    def vectors_and_tokens(self, texts: Sequence[str]
+                           ) -> tuple[np.ndarray, list[TokenVectors]]:
+        """Normalised sentence vectors and each text's word pieces with their normalised
+        contextual vectors, from one pass of the model."""
         if not texts:
-            return []
+            return np.zeros((0, self.dimensions), dtype=np.float32), []
         tokenizer = self.model.tokenizer
         special = set(tokenizer.all_special_ids)
         encoded = tokenizer(list(texts), truncation=True, max_length=self.model.max_seq_length)
         outputs = self.model.encode(list(texts), batch_size=self.batch_size,
-                                    output_value="token_embeddings", show_progress_bar=False)
+                                    output_value=None, show_progress_bar=False)
+        vectors = np.stack([output["sentence_embedding"].float().cpu().numpy()
+                            for output in outputs]).astype(np.float32)
+        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
         found: list[TokenVectors] = []
-        for ids, vectors in zip(encoded["input_ids"], outputs, strict=True):
+        for ids, output in zip(encoded["input_ids"], outputs, strict=True):
             keep = [i for i, token in enumerate(ids) if token not in special]
-            chosen = np.asarray(vectors.float().cpu().numpy()[keep], dtype=np.float32)
+            chosen = np.asarray(output["token_embeddings"].float().cpu().numpy()[keep],
+                                dtype=np.float32)
             chosen /= np.maximum(np.linalg.norm(chosen, axis=1, keepdims=True), 1e-12)
             found.append(TokenVectors(tokenizer.convert_ids_to_tokens([ids[i] for i in keep]),
                                       chosen))
-        return found
+        return vectors, found
 
 
 def _minilm_torch(config: VectorsConfig, cache_dir: Path) -> Embedder:

@@ -33,6 +33,8 @@ class Embedder(Protocol):
         texts give equal rows."""
         ...
 
-    def tokens(self, texts: Sequence[str]) -> list[TokenVectors]:
-        """Each text's tokens with their vectors."""
+    def vectors_and_tokens(self, texts: Sequence[str]
+                           ) -> tuple[np.ndarray, list[TokenVectors]]:
+        """The texts' sentence vectors (as `encode` gives them) and each text's tokens with
+        their vectors, from one pass of the model."""
         ...

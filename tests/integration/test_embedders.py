@@ -38,7 +38,8 @@ def test_sentence_vectors_are_normalised_and_equal_texts_give_equal_vectors(mini
 
 
 def test_token_vectors_leave_out_special_tokens(minilm):
-    (tokens,) = minilm.tokens(["Obamacare invalid"])
+    vectors, (tokens,) = minilm.vectors_and_tokens(["Obamacare invalid"])
+    assert np.allclose(vectors, minilm.encode(["Obamacare invalid"]), atol=1e-6)
     assert tokens.tokens[0].lower().startswith("obama") and "[CLS]" not in tokens.tokens
     assert tokens.vectors.shape == (len(tokens.tokens), minilm.dimensions)
     assert np.allclose(np.linalg.norm(tokens.vectors, axis=1), 1.0, atol=1e-5)
@@ -80,7 +81,8 @@ def test_the_onnx_minilm_agrees_with_the_torch_model(tmp_path_factory, model, na
     assert np.array_equal(vectors[0], vectors[3])
     assert ((vectors * torch.encode(texts)).sum(axis=1) > agreement).all()
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.2
-    (tokens,) = onnx.tokens(["Obamacare invalid"])
+    together, (tokens,) = onnx.vectors_and_tokens(["Obamacare invalid"])
+    assert np.array_equal(together, onnx.encode(["Obamacare invalid"]))
     assert "[CLS]" not in tokens.tokens and tokens.vectors.shape == (len(tokens.tokens), 384)
     assert onnx.truncated(["word " * 300, "short"]) == 1
 
@@ -96,5 +98,6 @@ def test_other_languages_get_multilingual_use_with_word_vectors(tmp_path):
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     assert np.array_equal(vectors[0], vectors[3])
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.1
-    (words,) = use.tokens(["Le tribunal d'appel"])
+    together, (words,) = use.vectors_and_tokens(["Le tribunal d'appel"])
+    assert np.array_equal(together, use.encode(["Le tribunal d'appel"]))
     assert words.tokens == ["Le", "tribunal", "d'appel"] and words.vectors.shape == (3, 512)

@@ -23,7 +23,14 @@ from parawire.aligner import AlignParams, brute_force_candidates, build_query, i
 from parawire.aligner.candidates import CANDIDATE_SOURCES, SearchContext
 from parawire.config import load_settings
 from parawire.errors import ParawireError
-from parawire.indexer import ElasticsearchIndex, HcsssQuery, SentenceIndex, TantivyIndex, open_index
+from parawire.indexer import (
+    ElasticsearchIndex,
+    HcsssQuery,
+    SentenceIndex,
+    TantivyIndex,
+    elasticsearch_index,
+    open_index,
+)
 from parawire.records import Article, Story
 from parawire.roof.cli import main
 from parawire.store import open_store
@@ -96,6 +103,17 @@ def test_constraints_filter_and_text_ranks(index):
     assert {h.sentence_id for h in index.search(_query(exclude_article_id=1, min_cn_matches=3,
                                                        topic="politics"))} == {6, 8}
     assert index.search(_query(language="de")) == []
+
+
+def test_among_ids_searches_only_those_sentences(index, monkeypatch):
+    """A search within a story: only the ids given can be hits, and a limit that the whole
+    index would fill still reaches them (Elasticsearch's terms lists split at TERMS_CHUNK)."""
+    monkeypatch.setattr(elasticsearch_index, "TERMS_CHUNK", 2)
+    _fill(index, [make_sentence(i, i, NAMES, NOUNS) for i in range(1, 9)])
+    assert {h.sentence_id for h in index.search(_query(among_ids=(2, 5, 8)))} == {2, 5, 8}
+    assert len(index.search(_query(limit=2))) == 2
+    assert {h.sentence_id for h in index.search(_query(among_ids=(7, 8), limit=2))} == {7, 8}
+    assert index.search(_query(among_ids=())) == []
 
 
 def test_min_pn_count_keeps_hits_that_hold_that_many_names(index):
