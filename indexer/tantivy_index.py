@@ -127,7 +127,12 @@ class TantivyIndex:
         clauses.append((must, self._term("language", q.language)))
         if q.topic:
             clauses.append((must, self._term("topic", q.topic)))
-        if q.day_from is not None or q.day_to is not None:
+        if q.day_from is not None and q.day_to is not None:
+            # each day a term: cheaper to intersect than a range over the day column
+            clauses.append((must, tantivy.Query.boolean_query(
+                [(tantivy.Occur.Should, self._term("day", day))
+                 for day in range(q.day_from, q.day_to + 1)])))
+        elif q.day_from is not None or q.day_to is not None:
             clauses.append((must, tantivy.Query.range_query(
                 self.schema, "day", tantivy.FieldType.Integer, q.day_from, q.day_to)))
         clauses.append((tantivy.Occur.MustNot, self._term("article_id", q.exclude_article_id)))
