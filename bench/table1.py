@@ -106,13 +106,14 @@ def run(corpus: Path, runs: Path, name: str, config: TrainConfig, options: Decod
     if not predictions.is_file() or predictions.stat().st_mtime < best.stat().st_mtime:
         evaluate(best, "test", corpus, options, predictions=predictions, threads=config.threads)
     rows = [json.loads(line) for line in predictions.read_text().splitlines()]
-    scores = score_all([row["output"] for row in rows], [row["target"] for row in rows])
+    scores = score_all([row["output"] for row in rows], [row["target"] for row in rows],
+                       [row["input"] for row in rows])
     return {"device": summary["device"], "epochs": summary["epochs"],
             "best_epoch": summary["best_epoch"], "stopped": summary["stopped"],
             "best_valid_loss": round(summary["best_valid_loss"], 4),
             "train_seconds": summary["train_seconds"], "vocab_size": summary["vocab_size"],
             "train_examples": summary["train_examples"],
-            **{k: scores[k] for k in ("rouge1", "rouge2", "rougeL", "bleu")}}
+            **scores}
 
 
 def samples(predictions: Path, seed: int) -> list[dict[str, str]]:
@@ -125,7 +126,8 @@ def samples(predictions: Path, seed: int) -> list[dict[str, str]]:
 def identity_scores(corpus: Path) -> dict[str, float]:
     """Scores of the inputs themselves as outputs: how much of each target is already there."""
     pairs = read_split(corpus, "test")
-    return score_all([" ".join(p.source) for p in pairs], [" ".join(p.target) for p in pairs])
+    inputs = [" ".join(p.source) for p in pairs]
+    return score_all(inputs, [" ".join(p.target) for p in pairs], inputs)
 
 
 def main() -> None:

@@ -16,8 +16,9 @@ def evaluate(checkpoint: Path, split: str = "test", corpus: Path | None = None,
              options: DecodeOptions | None = None, limit: int | None = None,
              predictions: Path | None = None, device: str = "auto",
              threads: int = 0) -> dict[str, Any]:
-    """ROUGE-1/2/L F1 and BLEU of the checkpoint's outputs against the split's targets
-    (the corpus recorded in the checkpoint unless another is given)."""
+    """ROUGE-1/2/L F1 and BLEU of the checkpoint's outputs against the split's targets, and
+    self-BLEU, iBLEU and the unchanged share against its inputs (the corpus recorded in the
+    checkpoint unless another is given)."""
     paraphraser = Paraphraser(checkpoint, device, threads)
     corpus = corpus or paraphraser.corpus
     options = options or DecodeOptions(max_len=paraphraser.max_len)
@@ -28,10 +29,12 @@ def evaluate(checkpoint: Path, split: str = "test", corpus: Path | None = None,
     outputs = paraphraser.generate([p.source for p in pairs], options)
     hypotheses = [" ".join(tokens) for tokens in outputs]
     references = [" ".join(p.target) for p in pairs]
+    inputs = [" ".join(p.source) for p in pairs]
     if predictions is not None:
         with predictions.open("w", encoding="utf-8") as handle:
             for pair, hypothesis in zip(pairs, hypotheses, strict=True):
                 handle.write(json.dumps({"input": " ".join(pair.source), "target": " ".join(pair.target),
                                          "output": hypothesis}, ensure_ascii=False) + "\n")
     return {"checkpoint": str(checkpoint), "corpus": str(corpus), "split": split,
-            "examples": len(pairs), "beam": options.beam, **score_all(hypotheses, references)}
+            "examples": len(pairs), "beam": options.beam,
+            **score_all(hypotheses, references, inputs)}

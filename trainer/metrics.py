@@ -1,4 +1,6 @@
-"""Scores of generated paraphrases against references: ROUGE-1/2/L F1 and corpus BLEU."""
+"""Scores of generated paraphrases against references: ROUGE-1/2/L F1 and corpus BLEU; with
+the inputs too, BLEU to the input (self-BLEU), iBLEU and the share of outputs that are the
+input unchanged."""
 
 from __future__ import annotations
 
@@ -41,6 +43,21 @@ def bleu(hypotheses: Sequence[str], references: Sequence[str]) -> float:
     return round(sacrebleu.corpus_bleu(list(hypotheses), [list(references)], tokenize="none").score, 2)
 
 
-def score_all(hypotheses: Sequence[str], references: Sequence[str]) -> dict[str, float]:
-    """ROUGE-1/2/L F1 and BLEU in one dictionary."""
-    return {**rouge_f1(hypotheses, references), "bleu": bleu(hypotheses, references)}
+IBLEU_ALPHA = 0.8
+
+
+def score_all(hypotheses: Sequence[str], references: Sequence[str],
+              inputs: Sequence[str] | None = None) -> dict[str, float]:
+    """ROUGE-1/2/L F1 and BLEU in one dictionary; given the inputs, also `self_bleu` (BLEU
+    to the input), `ibleu` (α·BLEU − (1 − α)·self-BLEU, α = 0.8, as paraphrase-generation
+    papers report it) and `unchanged` (% of outputs equal to their input)."""
+    scores = {**rouge_f1(hypotheses, references), "bleu": bleu(hypotheses, references)}
+    if inputs is None:
+        return scores
+    if len(inputs) != len(hypotheses):
+        raise ValueError("as many inputs as hypotheses are needed")
+    self_bleu = bleu(hypotheses, inputs)
+    same = sum(h.split() == i.split() for h, i in zip(hypotheses, inputs, strict=True))
+    return {**scores, "self_bleu": self_bleu,
+            "ibleu": round(IBLEU_ALPHA * scores["bleu"] - (1 - IBLEU_ALPHA) * self_bleu, 2),
+            "unchanged": round(100 * same / max(1, len(hypotheses)), 2)}

@@ -6,7 +6,7 @@ import pytest
 
 pytest.importorskip("rouge_score")
 
-from parawire.trainer.metrics import rouge_f1
+from parawire.trainer.metrics import rouge_f1, score_all
 
 SENTENCES = {
     "it": ("La città è più bella perché c'è il sole.", "La città è più triste perché piove."),
@@ -29,3 +29,14 @@ def test_accented_words_are_whole_words():
     # "città" and "citta" are different words: the accent is not dropped or split off.
     assert rouge_f1(["città"], ["citta"])["rouge1"] == 0.0
     assert rouge_f1(["perché sì"], ["perché no"])["rouge1"] == 50.0
+
+
+def test_scores_against_the_input_give_ibleu_self_bleu_and_the_unchanged_share():
+    inputs = ["the senate passed the bill on tuesday night", "police arrested two men in the city"]
+    targets = ["the bill passed the senate on tuesday", "two men were arrested by police"]
+    copies = score_all(inputs, targets, inputs)
+    assert copies["self_bleu"] == 100.0 and copies["unchanged"] == 100.0
+    assert copies["ibleu"] == round(0.8 * copies["bleu"] - 20.0, 2)
+    perfect = score_all(targets, targets, inputs)
+    assert perfect["unchanged"] == 0.0 and perfect["ibleu"] > copies["ibleu"]
+    assert "ibleu" not in score_all(targets, targets)
