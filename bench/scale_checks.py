@@ -29,8 +29,10 @@ def latest_run(data_dir: Path) -> dict[str, Any]:
 
 
 def done_so_far(stage: str, data_dir: Path) -> dict[str, Any]:
-    """What an interrupted stage had stored: sentences (annotate) or references searched
-    by the latest run (align), with that run's status."""
+    """What an interrupted stage had stored: sentences (annotate), vectors per language
+    (embed) or references searched by the latest run (align), with that run's status."""
+    if stage == "embed":
+        return {"vectors": stored_vector_counts(data_dir)}
     with _connect(data_dir) as conn:
         if stage == "annotate":
             return {"sentences": conn.execute("SELECT count(*) FROM sentences").fetchone()[0]}
@@ -40,6 +42,24 @@ def done_so_far(stage: str, data_dir: Path) -> dict[str, Any]:
                                 (run.get("run_id"),)).fetchone()[0]
             return {**run, "references_done": done}
     return {}
+
+
+def stored_vector_counts(data_dir: Path) -> dict[str, int]:
+    """Vectors stored per language of the store (a language without any: 0)."""
+    from parawire.config import load_settings
+    from parawire.errors import ParawireError
+    from parawire.indexer import stored_vectors
+
+    settings = load_settings(data_dir=data_dir)
+    with _connect(data_dir) as conn:
+        languages = [row[0] for row in conn.execute("SELECT DISTINCT language FROM sentences")]
+    counts = {}
+    for language in languages:
+        try:
+            counts[language] = stored_vectors(settings, language).count()
+        except ParawireError:
+            counts[language] = 0
+    return counts
 
 
 def annotation_integrity(data_dir: Path) -> dict[str, int]:
