@@ -2,11 +2,12 @@
 
     nice -n 10 .venv/bin/python bench/stories_quality.py [--stories-per-day 20] [--tune]
 
-NeuS (split `train` to tune the threshold with --tune; `val` and `test` reported): the
-stories carry no dates, so they are shuffled (seeded) and laid on days, --stories-per-day a
-day, each article on its story's day or (one in four) the next. ECB+: no dates either, so
-all 921 articles lie on one day (every article can join every story: harder than news);
-truth: the subtopic (one event), and the topic (two events of one kind) at the coarse level.
+NeuS (split `train` to tune the threshold and the lone words' weight with --tune; `val` and
+`test` reported): the stories carry no dates, so they are shuffled (seeded) and laid on
+days, --stories-per-day a day, each article on its story's day or (one in four) the next.
+ECB+: no dates either, so all 921 articles lie on one day (every article can join every
+story: harder than news); truth: the subtopic (one event), and the topic (two events of one
+kind) at the coarse level.
 Each set goes through the stories stage on a fresh SQLite store (online, day by day), and
 through a batch clustering of the same texts (scikit-learn's average-link agglomerative
 clustering at the same threshold, articles more than window_days apart kept apart).
@@ -26,15 +27,16 @@ from typing import Any
 import numpy as np
 from common import RESULTS, report
 from sklearn.cluster import AgglomerativeClustering
-from sklearn.feature_extraction.text import TfidfVectorizer
 from stories_data import Labelled, allsides, ecbplus, neus, stored
 
-from parawire.aligner.stories import story_text
+from parawire.aligner.stories import story_text, story_vectors
 from parawire.config import Settings
 from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
 
-TUNE_THRESHOLDS = (0.15, 0.18, 0.2, 0.22)
+# (threshold, lone_word_weight) scanned on NeuS train: 1.0 is the plain TF-IDF cosine
+TUNE_GRID = ((0.18, 1.0), (0.2, 1.0), (0.2, 0.5), (0.22, 0.5), (0.24, 0.5), (0.26, 0.5),
+             (0.22, 0.3), (0.24, 0.3))
 
 
 def bcubed(predicted: list[Any], truth: list[Any]) -> dict[str, float]:
@@ -60,7 +62,7 @@ def batch(settings: Settings, labelled: list[Labelled]) -> list[int]:
     """Average-link agglomerative clustering of all articles at once, at the same threshold."""
     config = settings.stories
     texts = [story_text(x.article.title, x.article.text, config.lead_words) for x in labelled]
-    vectors = TfidfVectorizer(sublinear_tf=True).fit_transform(texts)
+    vectors = story_vectors(texts, config.lone_word_weight, config.lone_word_min_texts)
     distance = 1.0 - (vectors @ vectors.T).toarray()
     days = np.array([x.article.published.toordinal() for x in labelled])
     distance[np.abs(days[:, None] - days[None, :]) > config.window_days] = 1.0
@@ -70,11 +72,11 @@ def batch(settings: Settings, labelled: list[Labelled]) -> list[int]:
     return model.fit_predict(np.clip(distance, 0.0, 1.0)).tolist()
 
 
-def evaluate(labelled: list[Labelled], threshold: float | None, with_batch: bool = True,
-             coarse: bool = False) -> dict[str, Any]:
-    """Online (the stage) and batch scores of one data set."""
-    overrides = {} if threshold is None else {"stories": {"threshold": threshold}}
-    settings = stored([x.article for x in labelled], **overrides)
+def evaluate(labelled: list[Labelled], stories: dict[str, float] | None = None,
+             with_batch: bool = True, coarse: bool = False) -> dict[str, Any]:
+    """Online (the stage) and batch scores of one data set ([stories] as configured, or
+    with `stories` overriding some of it)."""
+    settings = stored([x.article for x in labelled], **({"stories": stories} if stories else {}))
     truth = [x.truth for x in labelled]
     found = online(settings, labelled)
     result: dict[str, Any] = {"articles": len(labelled), "online": bcubed(found, truth)}
@@ -117,7 +119,7 @@ def allsides_window(size: int, seed: int) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stories-per-day", type=int, default=20)
-    parser.add_argument("--tune", action="store_true", help="scan thresholds on NeuS train")
+    parser.add_argument("--tune", action="store_true", help="scan [stories] settings on NeuS train")
     parser.add_argument("--sets", nargs="*", default=["neus", "ecbplus", "allsides"],
                         choices=["neus", "ecbplus", "allsides"], help="data sets reported")
     parser.add_argument("--allsides", type=int, default=3000, help="articles of the window")
@@ -128,13 +130,14 @@ def main() -> None:
     parts: dict[str, Any] = {}
     if args.tune:
         train = neus("train", args.stories_per_day)
-        parts.update({f"neus_train_{t}": lambda t=t: evaluate(train, t, with_batch=False)
-                      for t in TUNE_THRESHOLDS})
+        parts.update({f"neus_train_{t}_{w}": lambda t=t, w=w: evaluate(
+            train, {"threshold": t, "lone_word_weight": w}, with_batch=False)
+            for t, w in TUNE_GRID})
     if "neus" in args.sets:
         parts.update({f"neus_{split}": lambda split=split: evaluate(
-            neus(split, args.stories_per_day), None) for split in ("val", "test")})
+            neus(split, args.stories_per_day)) for split in ("val", "test")})
     if "ecbplus" in args.sets:
-        parts["ecbplus"] = lambda: evaluate(ecbplus(), None, coarse=True)
+        parts["ecbplus"] = lambda: evaluate(ecbplus(), coarse=True)
     if "allsides" in args.sets:
         parts["allsides"] = lambda: allsides_window(args.allsides, args.seed)
     for name, run in parts.items():

@@ -102,7 +102,7 @@ class _Grouper:
             self.texts[article.id] = self._text(article, article.published or article.crawled_day)
         new = [self._text(article, day) for article in articles]
         groups = group_day([[self.texts[a] for a in s.article_ids] for s in open_stories], new,
-                           self.config.threshold)
+                           self.config)
         opened: dict[int, Story] = {}
         changed: dict[int, Story] = {}
         for text, group in zip(new, groups, strict=True):

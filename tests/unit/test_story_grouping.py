@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from parawire.aligner.stories import StoryText, group_day, story_text
+import numpy as np
+
+from parawire.aligner.stories import StoryText, group_day, story_text, story_vectors
+from parawire.config import StoriesConfig
 
 # train-0: Trump criticises Kerry's "shadow diplomacy" on the Iran deal
 KERRY = [
@@ -47,7 +50,7 @@ NORTH_KOREA = [
      'global security, the White House said.'),
 ]
 
-THRESHOLD = 0.18  # [stories] threshold's default
+CONFIG = StoriesConfig()  # the defaults
 
 
 def _text(article_id: int, outlet: str, article: tuple[str, str]) -> StoryText:
@@ -59,25 +62,56 @@ def test_the_same_story_joins_and_another_event_on_the_same_topic_opens_its_own(
     new = [_text(2, "outlet-b", KERRY[1]),
            *(_text(3 + k, f"outlet-{k}", article) for k, article in enumerate(NUCLEAR_DEAL)),
            _text(6, "outlet-a", NORTH_KOREA[0]), _text(7, "outlet-b", NORTH_KOREA[1])]
-    assert group_day(open_stories, new, THRESHOLD) == [0, 1, 1, 1, 2, 2]
+    assert group_day(open_stories, new, CONFIG) == [0, 1, 1, 1, 2, 2]
 
 
 def test_a_story_opened_by_the_day_is_joined_later_the_same_day():
     new = [_text(1, "outlet-a", NUCLEAR_DEAL[0]), _text(2, "outlet-b", NORTH_KOREA[0]),
            _text(3, "outlet-c", NUCLEAR_DEAL[1])]
-    assert group_day([], new, THRESHOLD) == [0, 1, 0]
+    assert group_day([], new, CONFIG) == [0, 1, 0]
 
 
 def test_a_higher_threshold_splits_what_a_lower_one_groups():
     new = [_text(1, "outlet-a", KERRY[0]), _text(2, "outlet-b", KERRY[1])]
-    assert group_day([], new, THRESHOLD) == [0, 0]
-    assert group_day([], new, 0.99) == [0, 1]
+    assert group_day([], new, CONFIG) == [0, 0]
+    assert group_day([], new, CONFIG.model_copy(update={"threshold": 0.99})) == [0, 1]
 
 
 def test_no_new_article_and_texts_without_words():
-    assert group_day([[_text(1, "outlet-a", KERRY[0])]], [], THRESHOLD) == []
+    assert group_day([[_text(1, "outlet-a", KERRY[0])]], [], CONFIG) == []
     empty = [StoryText(1, "a", date(2020, 1, 6), "!"), StoryText(2, "b", date(2020, 1, 6), "?")]
-    assert group_day([], empty, THRESHOLD) == [0, 1]
+    assert group_day([], empty, CONFIG) == [0, 1]
+
+
+def test_words_of_one_text_only_would_split_a_story_at_full_weight():
+    """In this window of seven texts the third Iran article shares its story's words, but
+    its own words (Soleimani, the strike) lengthen its vector: at full weight it opens a
+    story of its own at the tuned threshold; at the configured weight it joins its story."""
+    open_stories = [[_text(1, "outlet-a", KERRY[0])]]
+    new = [_text(2, "outlet-b", KERRY[1]),
+           *(_text(3 + k, f"outlet-{k}", article) for k, article in enumerate(NUCLEAR_DEAL)),
+           _text(6, "outlet-a", NORTH_KOREA[0]), _text(7, "outlet-b", NORTH_KOREA[1])]
+    full_weight = CONFIG.model_copy(update={"lone_word_weight": 1.0})
+    assert group_day(open_stories, new, full_weight) == [0, 1, 1, 2, 3, 3]
+    assert group_day(open_stories, new, CONFIG) == [0, 1, 1, 1, 2, 2]
+
+
+def test_in_a_window_of_few_texts_lone_words_keep_their_weight():
+    """Two articles alone in their window: nearly every word is in one of them only, and
+    weighing those down would join Iran's nuclear deal with North Korea at the UN."""
+    new = [_text(1, "outlet-a", NUCLEAR_DEAL[0]), _text(2, "outlet-a", NORTH_KOREA[0])]
+    assert group_day([], new, CONFIG) == [0, 1]
+    assert group_day([], new, CONFIG.model_copy(update={"lone_word_min_texts": 1})) == [0, 0]
+
+
+def test_words_of_one_text_weigh_less_and_rows_stay_unit_length():
+    texts = ["iran deal kerry", "iran deal enrichment", "storm power"]
+    plain, weighted = story_vectors(texts, 1.0, 1), story_vectors(texts, 0.5, 1)
+    assert np.allclose(np.linalg.norm(weighted.toarray(), axis=1), 1.0)
+    assert (weighted @ weighted.T)[0, 1] > (plain @ plain.T)[0, 1]
+    assert (weighted @ weighted.T)[0, 2] == 0.0
+    few = story_vectors(texts, 0.5, 4)
+    assert np.allclose((few @ few.T).toarray(), (plain @ plain.T).toarray())
 
 
 def test_story_text_is_the_title_and_the_first_words():
