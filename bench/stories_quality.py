@@ -35,8 +35,8 @@ from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
 
 # (threshold, lone_word_weight) scanned on NeuS train: 1.0 is the plain TF-IDF cosine
-TUNE_GRID = ((0.18, 1.0), (0.2, 1.0), (0.2, 0.5), (0.22, 0.5), (0.24, 0.5), (0.26, 0.5),
-             (0.22, 0.3), (0.24, 0.3))
+TUNE_GRID = ((0.18, 1.0), (0.2, 1.0), (0.2, 0.7), (0.22, 0.7), (0.24, 0.7), (0.22, 0.5), (0.24, 0.5),
+             (0.26, 0.5), (0.24, 0.3))
 
 
 def bcubed(predicted: list[Any], truth: list[Any]) -> dict[str, float]:

@@ -225,8 +225,8 @@ class StoriesConfig(_Section):
     # Mean TF-IDF cosine (title and lead) an article needs with a story's articles to join
     # it, and the weight of a word that only one text of the window holds (both tuned on
     # NeuS train, bench/stories_quality.py).
-    threshold: float = Field(0.24, gt=0, le=1)
-    lone_word_weight: float = Field(0.5, ge=0, le=1)
+    threshold: float = Field(0.22, gt=0, le=1)
+    lone_word_weight: float = Field(0.7, ge=0, le=1)
     # Below this many texts in a window, lone words keep their full weight (nearly every
     # word is in one text only there).
     lone_word_min_texts: int = Field(3, ge=1)
