@@ -1,7 +1,8 @@
 """The dense candidate source: each reference's k nearest sentences among the other outlets'
 sentences of its story (`SearchContext.partners`) or, without stories, of its date window,
 kept only where HCSSS's filters would keep them (aligner/oracle.py, `within_filters`) and,
-like the reference, of `dense_min_words` words or more: `dense_k − dense_lexical_k` of them
+like the reference, able to pair at all (parawire/pairable.py: `dense_min_words` words or
+more, no rule broken by the sentence alone): `dense_k − dense_lexical_k` of them
 by sentence vector, the other `dense_lexical_k` the nearest of the rest by TF-IDF cosine
 (aligner/lexical.py). Features: cosine and the ratio margin of Artetxe & Schwenk (2019), the
 cosine over the mean cosine of both sides' `margin_k` nearest neighbours."""
@@ -17,6 +18,7 @@ from parawire.aligner.candidates import CANDIDATE_SOURCES, Candidate, SearchCont
 from parawire.aligner.lexical import LexicalPool
 from parawire.aligner.oracle import within_filters
 from parawire.indexer import VectorStore
+from parawire.pairable import pairable
 from parawire.records import Sentence
 
 
@@ -39,12 +41,12 @@ def pool_of(reference: Sentence, context: SearchContext,
     return window[key]
 
 
-def pairable(reference: Sentence, sentence: Sentence, context: SearchContext) -> bool:
+def valid_candidate(reference: Sentence, sentence: Sentence, context: SearchContext) -> bool:
     """Whether a sentence of the pool may be a dense candidate of the reference: it passes
-    the filters and has `dense_min_words` words (those `vectors.embed = "pairable"`
-    embeds)."""
+    the filters and can pair at all (`dense_min_words` words, no rule of its own broken:
+    those `vectors.embed = "pairable"` embeds)."""
     return (within_filters(reference, sentence, context.params)
-            and len(sentence.text.split()) >= context.params.dense_min_words)
+            and pairable(sentence, context.params.dense_min_words))
 
 
 def first_pairable(reference: Sentence, context: SearchContext, k: int,
@@ -57,7 +59,7 @@ def first_pairable(reference: Sentence, context: SearchContext, k: int,
         hits = ranked(wanted)
         sentences = context.store.sentences_by_id(i for i, _ in hits)
         kept = [(sentences[i], score) for i, score in hits
-                if pairable(reference, sentences[i], context)]
+                if valid_candidate(reference, sentences[i], context)]
         if len(kept) >= k or len(hits) < wanted:
             return kept[:k]
         wanted *= 4
@@ -122,7 +124,7 @@ class DenseSource:
         params = context.params
         by_language: dict[str, list[Sentence]] = {}
         for r in references:
-            if len(r.text.split()) >= params.dense_min_words and r.id is not None:
+            if r.id is not None and pairable(r, params.dense_min_words):
                 by_language.setdefault(r.language, []).append(r)
         found: list[Candidate] = []
         for language, long_enough in sorted(by_language.items()):

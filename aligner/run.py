@@ -24,7 +24,7 @@ SOURCES = {"hcsss": ("hcsss",), "dense": (DenseSource.name,), "both": ("hcsss", 
 def select_references(store: Store, params: AlignParams) -> list[int]:
     """Ids of the sentences searched within the run's scope, in id order: HCSSS's reference
     set RS (sparse references included); with the dense source, every sentence of the scope
-    (the dense source itself skips those under `dense_min_words` words)."""
+    (the dense source itself skips those that cannot pair: parawire/pairable.py)."""
     c = params.constraints
     every = params.method != "hcsss"
     return [

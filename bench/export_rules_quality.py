@@ -17,8 +17,8 @@ from common import SHARED_DATA, report
 from pair_model_quality import cached_features
 
 from parawire.aligner import Grading, load_pair_model
-from parawire.aligner.filters import quote_piece
 from parawire.config import AlignConfig, ExportConfig
+from parawire.pairable import quote_piece
 from parawire.records import Direction, Sentence
 from parawire.roof.pair_gold import GradedText, read_dev_gold
 from parawire.roof.scorer_evaluation import input_is_a, useful_figures

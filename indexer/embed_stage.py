@@ -10,6 +10,7 @@ from parawire.config import Settings
 from parawire.indexer.vector_opening import vectors_for_model
 from parawire.indexer.vector_store import VectorStore
 from parawire.nlp import Embedder, embedder_for
+from parawire.pairable import one_sided_rule
 from parawire.records import Sentence
 from parawire.stage import Counts, Scope, Stage, option
 from parawire.store import store_of
@@ -36,18 +37,31 @@ def _flush(files: VectorStore, embedder: Embedder, batch: list[Sentence],
 
 def pairable_scope(settings: Settings) -> tuple[int, int]:
     """The fewest words, and the fewest outlets of its story, of a sentence that is given a
-    vector (0: any)."""
+    vector (0, 0: every sentence, whatever rule it breaks)."""
     if settings.vectors.embed == "all":
         return 0, 0
     align = settings.align
     return align.dense_min_words, 2 if align.within == "story" else 0
 
 
+def left_out(sentence: Sentence, min_words: int) -> str | None:
+    """Why a sentence in scope gets no vector, as a count's name, or None: empty, too short,
+    or breaking a rule of its own (parawire/pairable.py) when the scope is "pairable"."""
+    if not sentence.text.strip():
+        return "skipped_empty"
+    if len(sentence.text.split()) < min_words:
+        return "left_out_short"
+    rule = one_sided_rule(sentence) if min_words else None
+    return f"left_out_{rule}" if rule else None
+
+
 def embed(settings: Settings, scope: EmbedScope) -> Counts:
     """Append the vectors that the sentences in `vectors.embed`'s scope lack (an interrupted
     run resumes after the last whole row; an article that joins a story of another outlet
     later has its sentences embedded then); empty texts get none and are counted, and so are
-    the sentences left out as too short or in no story of two outlets."""
+    the sentences left out as too short, as breaking a rule of their own (a fragment, a piece
+    of a quotation, a link line: in no pair whatever their partner) or in no story of two
+    outlets."""
     store = store_of(settings)
     last = store.last_sentence_id()
     min_words, min_outlets = pairable_scope(settings)
@@ -77,10 +91,9 @@ def embed(settings: Settings, scope: EmbedScope) -> Counts:
             for sentence, held in zip(mine, files.held([s.id for s in mine]), strict=True):
                 if held:
                     continue
-                if not sentence.text.strip():
-                    counts["skipped_empty"] += 1
-                elif len(sentence.text.split()) < min_words:
-                    counts["left_out_short"] += 1
+                reason = left_out(sentence, min_words)
+                if reason:
+                    counts[reason] += 1
                 else:
                     pending.append(sentence)
             if len(pending) >= chunk:

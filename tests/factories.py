@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import date, timedelta
 
 from parawire.records import Article, Sentence
@@ -37,6 +38,12 @@ def make_sentence(sentence_id: int, article_id: int, pn: list[str], cn: list[str
         common_nouns=sorted(set(cn)), language=language, topic=topic, published=published,
         source=source,
     )
+
+
+def make_claim(text: str, **fields) -> Sentence:
+    """A sentence that states a claim, as the embed stage and the dense source see one: the
+    text given, its one word tagged as a verb (not a verbless fragment)."""
+    return replace(make_sentence(0, 0, [], ["word"], text=text, **fields), pos=["VERB"])
 
 
 def store_demo_articles(store) -> int:

@@ -1,7 +1,8 @@
 """The dense source's candidates equal an exhaustive comparison of every reference with every
 sentence: the top k − dense_lexical_k by cosine among those HCSSS's filters keep
-(aligner/oracle.py) and long enough, then the rest's top dense_lexical_k by TF-IDF cosine
-fitted on the reference's date window, for references long enough."""
+(aligner/oracle.py) and that can pair at all (long enough, no rule of their own broken:
+parawire/pairable.py), then the rest's top dense_lexical_k by TF-IDF cosine fitted on the
+reference's date window, for references that can pair."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from parawire.aligner.candidates import CANDIDATE_SOURCES, SearchContext
 from parawire.aligner.lexical import LexicalPool
 from parawire.aligner.oracle import within_filters
 from parawire.indexer import ElasticsearchIndex, ElasticsearchVectors, VectorFiles, VectorStore
+from parawire.pairable import fragment, pairable
 from parawire.store import open_store
 from tests.factories import make_sentence, store_annotated_article
 
@@ -25,16 +27,19 @@ OUTLETS = ["outlet-a", "outlet-b", "outlet-c"]
 
 @pytest.fixture(scope="module", params=["files", "elasticsearch"])
 def corpus(request, tmp_path_factory):
-    """Thirty articles over nine days and three outlets, five sentences each, with random
-    unit vectors (a few near-equal to others, as rewordings), in the vector files or in a
-    real Elasticsearch (when PARAWIRE_TEST_ES_URL names one)."""
+    """Thirty articles over nine days and three outlets, five sentences each (the last one of
+    every other article a fragment, stopping on a comma), with random unit vectors (a few
+    near-equal to others, as rewordings), in the vector files or in a real Elasticsearch
+    (when PARAWIRE_TEST_ES_URL names one)."""
     folder = tmp_path_factory.mktemp("dense")
     store = open_store(f"sqlite:///{folder / 'store.db'}")
     rng = np.random.default_rng(11)
     ids: list[int] = []
     for n in range(30):
         sentences = [make_sentence(0, 0, [], [], text=f"article {n} sentence {i} "
-                                   + " ".join(["word"] * (3 + i))) for i in range(5)]
+                                   + " ".join(["word"] * (3 + i))
+                                   + ("," if i == 4 and n % 2 else ""))
+                     for i in range(5)]
         ids += store_annotated_article(store, f"http://news.test/{n}", sentences,
                                        source=OUTLETS[n % 3], topic=["a", "b"][n % 2],
                                        published=date(2026, 3, 1) + timedelta(days=n % 9))
@@ -67,6 +72,8 @@ def test_dense_candidates_are_the_exact_top_k_of_the_filtered_sentences(corpus, 
     sentences = [s for batch in store.iter_sentences() for s in batch]
     context = SearchContext(store, None, params, Counter(), vectors=lambda _: files)
     found = CANDIDATE_SOURCES["dense"].candidates(sentences, context)
+    assert any(fragment(s) for s in sentences)
+    assert not any(fragment(c.reference) or fragment(c.sentence) for c in found)
     got: dict[int, list[int]] = {}
     for candidate in found:
         got.setdefault(candidate.reference.id, []).append(candidate.sentence.id)
@@ -75,11 +82,11 @@ def test_dense_candidates_are_the_exact_top_k_of_the_filtered_sentences(corpus, 
         assert np.sign(candidate.features["margin"]) == np.sign(candidate.features["cosine"])
     expected: dict[int, list[int]] = {}
     for reference in sentences:
-        if len(reference.text.split()) < params.dense_min_words:
+        if not pairable(reference, params.dense_min_words):
             continue
         valid = [s for s in sentences if s.id != reference.id
                  and within_filters(reference, s, params)
-                 and len(s.text.split()) >= params.dense_min_words]
+                 and pairable(s, params.dense_min_words)]
         scores = [(-cosine(files, reference.id, s.id), s.id) for s in valid]
         best = [sid for _, sid in sorted(scores)[:params.dense_k - params.dense_lexical_k]]
         if params.dense_lexical_k:  # the rest's nearest by TF-IDF over the reference's window

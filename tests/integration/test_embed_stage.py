@@ -16,7 +16,7 @@ from parawire.nlp import embedder_for
 from parawire.records import Story
 from parawire.roof.pipeline import run_stage
 from parawire.store import store_of
-from tests.factories import make_sentence, store_annotated_article
+from tests.factories import make_claim, store_annotated_article
 
 TEXTS = [
     ["The Pentagon said on Monday it would send more troops to the region.",
@@ -27,23 +27,30 @@ TEXTS = [
 
 
 SHORT = "Officials declined to comment."
+# The Hill (AllSides, 2020): a name followed by a run of related-article links ("… MORE"),
+# which the aligner drops whatever its partner (a link line), so it needs no vector
+LINK_RUN = ("The House is expected to pass the legislation by a recorded vote on Thursday "
+            "because libertarian Rep. Thomas Massie Thomas Harold MassieHouse leaders enact new "
+            "safety precautions for votes House Republicans push back against proxy voting "
+            "Schumer predicts Senate passage of relief bill Tuesday MORE (R-Ky.) and other "
+            "Republicans insisted on having a formal roll call vote.")
 
 
 @pytest.mark.within_story
 def test_embed_the_pairable_sentences_once_then_those_that_become_pairable(tmp_path):
     """By default only sentences of a story told by two outlets, of dense_min_words words or
-    more, are embedded; an article that joins such a story later (here one stored first,
-    so its ids are lower) is embedded by the next run, and nothing is computed twice."""
+    more and breaking no rule of their own (a link line here), are embedded; an article that
+    joins such a story later (here one stored first, so its ids are lower) is embedded by the
+    next run, and nothing is computed twice."""
     settings = load_settings(data_dir=tmp_path)
     store = store_of(settings)
     late = store_annotated_article(store, "http://news.test/late",
-                                   [make_sentence(0, 0, [], ["word"], text=TEXTS[0][0]),
-                                    make_sentence(0, 0, [], ["word"], text="   ")],
+                                   [make_claim(TEXTS[0][0]),
+                                    make_claim("   ")],
                                    source="outlet-9", published=date(2026, 3, 3))
     for n, texts in enumerate(TEXTS):
         store_annotated_article(store, f"http://news.test/{n}",
-                                [make_sentence(0, 0, [], ["word"], text=t)
-                                 for t in [*texts, SHORT]],
+                                [make_claim(t) for t in [*texts, SHORT, LINK_RUN]],
                                 source=f"outlet-{n}", published=date(2026, 3, 2))
     articles = {s.source: s.article_id for batch in store.iter_sentences() for s in batch}
     told = Story("en", date(2026, 3, 2), date(2026, 3, 2),
@@ -53,8 +60,8 @@ def test_embed_the_pairable_sentences_once_then_those_that_become_pairable(tmp_p
     assert "run `parawire stories` first" in run_stage(settings, "embed")["note"]
     store.save_stories([told, alone])
     first = run_stage(settings, "embed")
-    assert first == {"embedded": 4, "left_out_short": 2, "left_out_no_story": 2, "vectors": 4,
-                     "truncated": 0}
+    assert first == {"embedded": 4, "left_out_short": 2, "left_out_link_line": 2,
+                     "left_out_no_story": 2, "vectors": 4, "truncated": 0}
     files = VectorFiles.existing(vectors_folder(tmp_path, "en"))
     before = np.array(files.vectors)
 
@@ -72,7 +79,7 @@ def test_embed_the_pairable_sentences_once_then_those_that_become_pairable(tmp_p
     assert run_stage(settings, "embed").get("embedded", 0) == 0
     assert run_stage(settings, "embed", redo=True)["embedded"] == 5
     every = load_settings(data_dir=tmp_path, vectors={"embed": "all"})
-    assert run_stage(every, "embed")["embedded"] == 2  # the short ones
+    assert run_stage(every, "embed")["embedded"] == 4  # the short ones and the link lines
 
     aligned = load_settings(data_dir=tmp_path, align={"method": "dense", "dense_k": 1,
                                                       "min_stored_grade": 0})
@@ -99,10 +106,10 @@ def test_a_run_without_a_language_searches_each_language_among_its_own_vectors(t
     store = store_of(settings)
     for n, (english, french) in enumerate(zip(TEXTS, FRENCH, strict=True)):
         store_annotated_article(store, f"http://news.test/en-{n}",
-                                [make_sentence(0, 0, [], ["word"], text=english[0])],
+                                [make_claim(english[0])],
                                 source=f"outlet-{n}", published=date(2026, 3, 2))
         store_annotated_article(store, f"http://news.test/fr-{n}",
-                                [make_sentence(0, 0, [], ["mot"], text=french, language="fr")],
+                                [make_claim(french, language="fr")],
                                 source=f"outlet-{n}", published=date(2026, 3, 2), language="fr")
     assert run_stage(settings, "embed")["embedded"] == 4
     run_stage(settings, "index")
@@ -115,8 +122,7 @@ def store_a_told_story(settings) -> dict[str, int]:
     """TEXTS' two articles (two outlets, one story): their sentence ids by text."""
     store = store_of(settings)
     articles = [store_annotated_article(store, f"http://news.test/{n}",
-                                        [make_sentence(0, 0, [], ["word"], text=t)
-                                         for t in texts],
+                                        [make_claim(t) for t in texts],
                                         source=f"outlet-{n}", published=date(2026, 3, 2))
                 for n, texts in enumerate(TEXTS)]
     article_ids = sorted({s.article_id for batch in store.iter_sentences() for s in batch})

@@ -3,8 +3,9 @@ MSRP (train) and AllSides sentences."""
 
 from __future__ import annotations
 
-from parawire.aligner.filters import exact_rule, is_question, link_line, quote_piece
+from parawire.aligner.filters import exact_rule, is_question
 from parawire.aligner.signals import numbers, quoted_words
+from parawire.pairable import link_line, quote_piece
 from parawire.records import Sentence
 from parawire.textnorm import words
 
@@ -160,6 +161,31 @@ def test_a_line_with_a_web_address_is_a_link_not_a_claim():
                      sentence("Subscribers can read more of her reporting on Monday.", []),
                      sentence("Officials urged residents to read more.", [])]
     assert not any(link_line(s) for s in opening_alike)
+
+
+def test_an_inline_run_of_links_closed_by_more_is_a_link_line():
+    # The Hill (AllSides archive): a name, the full name, headlines about the person, "MORE"
+    runs = [sentence("Over in the Senate, Republicans like Susan Collins Susan Margaret "
+                     "CollinsLawmakers under pressure to pass benefits fix for military "
+                     "families Senate GOP waves Trump off early motion to dismiss impeachment "
+                     "charges MORE and Lisa Murkowski are complaining about the shutdown.",
+                     ["collins", "murkowski"]),
+             sentence("Democrats confront prospect of long primary Manafort sought to hurt "
+                      "Clinton 2016 campaign efforts in key states: NYT MORE’s private email "
+                      "server.", ["clinton", "manafort"])]
+    assert all(link_line(s) for s in runs)
+    assert exact_rule(runs[0], GHOZI_LONG, max_copy_edits=2) == "link_line"
+    # the word in a name, a label's caps phrase, or a sentence written in capitals
+    others = [sentence("First lady Melania Trump was both cheered and loudly booed by students "
+                       "at the B’MORE Youth Summit on Opioid Awareness.", ["trump"]),
+              sentence("MORE-UFT, a faction of the teacher’s union, blasted de Blasio.",
+                       ["blasio"]),
+              sentence("The House Judiciary Committee voted in favor of the Marijuana "
+                       "Opportunity Reinvestment and Expungement (MORE) Act.", []),
+              sentence("MORE THAN 1,200 CALIFORNIA PASTORS VOW TO HOLD SERVICES IN DEFIANCE OF "
+                       "STATE ORDER", ["california"]),
+              sentence("Some were killed and more than 30,000 were forced to flee.", [])]
+    assert not any(link_line(s) for s in others)
 
 
 def test_a_question_and_a_statement_are_not_paraphrases():

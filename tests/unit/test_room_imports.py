@@ -18,8 +18,9 @@ SIBLINGS = {"crawler": set(), "nlp": set(), "indexer": {"nlp"}, "aligner": {"ind
             "trainer": set(), "dashboard": {"indexer"}, "demo": set()}
 # What rooms and the roof may import of the ground: its modules, and the store's package
 # (its schema and queries stay inside it).
-GROUND_API = {"parawire", "parawire.config", "parawire.errors", "parawire.records",
-              "parawire.stage", "parawire.store", "parawire.textnorm", "parawire.iterate"}
+GROUND_API = {"parawire", "parawire.config", "parawire.errors", "parawire.pairable",
+              "parawire.records", "parawire.stage", "parawire.store", "parawire.textnorm",
+              "parawire.iterate"}
 ROOF = "parawire.roof"
 ENTRY = "parawire.__main__"  # `python -m parawire` is the roof's CLI entry
 
