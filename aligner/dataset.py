@@ -31,6 +31,7 @@ class DatasetOptions:
     max_divergence: float = _EXPORT_DEFAULTS.max_divergence
     quote_pairs: bool = _EXPORT_DEFAULTS.quote_pairs
     min_target_words: int = _EXPORT_DEFAULTS.min_target_words
+    min_probability: float = _EXPORT_DEFAULTS.min_probability
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,14 +68,16 @@ def divergence(row: PairRow) -> float | None:
 
 def grade_drop(row: PairRow, options: DatasetOptions) -> str | None:
     """Why a graded pair is not exported, or None (pairs of ungraded runs always pass):
-    below_grade, not_oriented (a grade-3 pair whose input does not cover its target),
-    quote_derived, divergence (outside the band), short_target (a target of fewer than
-    min_target_words words)."""
+    below_grade, below_probability (P(grade >= 3) under min_probability), not_oriented (a
+    grade-3 pair whose input does not cover its target), quote_derived, divergence (outside
+    the band), short_target (a target of fewer than min_target_words words)."""
     pair = row.pair
     if pair.grade is None:
         return None
     if pair.grade < options.min_grade:
         return "below_grade"
+    if (pair.probability or 0.0) < options.min_probability:
+        return "below_probability"
     if options.directional and pair.grade == 3 and pair.direction != "a_covers_b":
         return "not_oriented"
     if not options.quote_pairs and quote_derived(row):

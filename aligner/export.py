@@ -172,6 +172,7 @@ def datasheet(store: Store, run_id: int, fmt: str, options: DatasetOptions,
             "syndicated copies (SimHash near-duplicates)",
             "fragments (a full stop after no verb, or cut on a comma)",
             "pieces of a quotation (quotation marks that do not pair up)",
+            "lines pointing elsewhere (a web address, a pointer label, a run of links)",
             "a question paired with a statement",
             "near copies (at most align.max_copy_edits words differ)",
             "number and date conflicts", "grade below align.min_stored_grade",
@@ -183,6 +184,8 @@ def datasheet(store: Store, run_id: int, fmt: str, options: DatasetOptions,
             *([] if options.quote_pairs else ["quote-derived pairs"]),
             *([f"targets under {options.min_target_words} words"]
               if options.min_target_words else []),
+            *([f"P(grade >= 3) under {options.min_probability}"]
+              if options.min_probability else []),
             "symmetric duplicates",
             "repeated text pairs (same two texts, normalised, either order)",
             *(["one target per input"] if options.one_target_per_input else []),
@@ -199,7 +202,8 @@ def _options_json(options: DatasetOptions) -> dict[str, Any]:
             "ratios": list(options.ratios), "seed": options.seed, "language": options.language,
             "min_grade": options.min_grade, "directional": options.directional,
             "divergence_band": [options.min_divergence, options.max_divergence],
-            "quote_pairs": options.quote_pairs, "min_target_words": options.min_target_words}
+            "quote_pairs": options.quote_pairs, "min_target_words": options.min_target_words,
+            "min_probability": options.min_probability}
 
 
 def datasheet_markdown(sheet: dict[str, Any]) -> str:

@@ -264,6 +264,7 @@ class ExportConfig(_Section):
     max_divergence: float = Field(1.0, ge=0, le=1)
     quote_pairs: bool = False
     min_target_words: int = Field(7, ge=0)
+    min_probability: float = Field(0.0, ge=0, le=1)
     licence: str = ("The article texts belong to their publishers; check each outlet's terms "
                     "before sharing this corpus.")
 

@@ -92,7 +92,8 @@ def test_splits_share_no_sentence_and_the_datasheet_counts(aligned, tmp_path):
     # the pairs not kept are those the graded filters drop, the repeats of a text pair (a
     # wire story's copies) and a target's less probable inputs, each counted by reason
     dropped = sum(sheet["dataset_counts"].get(reason, 0) for reason in (
-        "below_grade", "not_oriented", "quote_derived", "divergence", "short_target",
+        "below_grade", "below_probability", "not_oriented", "quote_derived", "divergence",
+        "short_target",
         "repeated_text_pairs", "extra_inputs", "other_language"))
     assert sheet["pairs_kept"] + dropped == sheet["pairs_mined"]
     assert sheet["languages"] == ["en"]
@@ -188,6 +189,22 @@ def test_every_format_goes_to_its_own_default_folder(aligned):
     assert parquet["path"] == str((settings.export_dir / f"run-{run_id}-parquet").resolve())
     assert (settings.export_dir / f"run-{run_id}-jsonl" / "train.jsonl").is_file()
     assert jsonl["pairs_kept"] == parquet["pairs_kept"] > 0
+
+
+def test_a_probability_floor_keeps_the_more_probable_pairs(aligned, tmp_path):
+    settings, run_id = aligned
+    every = run_stage(settings, "export", run_id=run_id, out=str(tmp_path / "every"))
+    rows = [json.loads(line) for line in (tmp_path / "every" / "train.jsonl").open()]
+    floor = sorted(r["probability"] for r in rows)[len(rows) // 2]
+    floored = run_stage(settings, "export", run_id=run_id, out=str(tmp_path / "floored"),
+                        min_probability=floor)
+    assert 0 < floored["pairs_kept"] < every["pairs_kept"]
+    kept = [json.loads(line) for name in ("train", "valid", "test")
+            for line in (tmp_path / "floored" / f"{name}.jsonl").open()]
+    assert kept and min(r["probability"] for r in kept) >= floor
+    sheet = json.loads((tmp_path / "floored" / "datasheet.json").read_text())
+    assert sheet["dataset_counts"]["below_probability"] > 0
+    assert f"P(grade >= 3) under {floor}" in sheet["filters_applied"]
 
 
 def test_an_empty_export_is_an_error(aligned, tmp_path):

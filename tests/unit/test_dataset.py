@@ -130,6 +130,14 @@ def test_min_grade_directional_band_and_quotes_are_options():
     assert {e.row.pair.grade for e in only_equivalent["train"]} == {4}
 
 
+def test_a_probability_floor_leaves_out_the_less_probable_pairs():
+    rows = graded_rows([(3, "a_covers_b", {}), (4, "equivalent", {})])  # P(grade >= 3) 0.8
+    for floor, kept in ((0.0, 2), (0.8, 2), (0.81, 0)):
+        splits, counts = build_dataset(rows, DatasetOptions(min_probability=floor, flipped=False,
+                                                            **ALL_TRAIN))
+        assert len(splits["train"]) == kept and counts["below_probability"] == 2 - kept
+
+
 def test_a_short_target_is_left_out_unless_asked_for():
     # AllSides (July 2020): a long sentence of the story seems to cover any short one
     rows = graded_rows([(3, "a_covers_b", {})],
