@@ -4,7 +4,8 @@ kept only where HCSSS's filters would keep them (aligner/oracle.py, `within_filt
 like the reference, able to pair at all (parawire/pairable.py: `dense_min_words` words or
 more, no rule broken by the sentence alone): `dense_k − dense_lexical_k` of them
 by sentence vector, the other `dense_lexical_k` the nearest of the rest by TF-IDF cosine
-(aligner/lexical.py). Features: cosine and the ratio margin of Artetxe & Schwenk (2019), the
+(aligner/lexical.py), those of a cosine under `dense_min_cosine` left out (they are not
+worth grading). Features: cosine and the ratio margin of Artetxe & Schwenk (2019), the
 cosine over the mean cosine of both sides' `margin_k` nearest neighbours."""
 
 from __future__ import annotations
@@ -155,6 +156,9 @@ class DenseSource:
                 counts["dense_lexical"] += len(lexical)
                 cosines = files.get([s.id for s, _ in lexical]) @ query if lexical else []
                 hits += [(s, float(c)) for (s, _), c in zip(lexical, cosines, strict=True)]
+            near_enough = [(s, c) for s, c in hits if c >= params.dense_min_cosine]
+            counts["dense_below_cosine"] += len(hits) - len(near_enough)
+            hits = near_enough
             if not hits:
                 continue
             ids = [reference.id, *(s.id for s, _ in hits)]

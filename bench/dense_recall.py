@@ -4,7 +4,7 @@ through the same vector files, then the rest's lexical_k nearest by TF-IDF cosin
 (aligner/lexical.py), as the source chooses them.
 
     nice .venv/bin/python bench/dense_recall.py [--model minilm] [--k 10] [--lexical-k 1]
-        [--part check]
+        [--part check] [--min-cosine 0.3]
 
 pairs-dev (../shared/data/pairs-dev): every lead and title sentence of all 80 stories is
 searched among all of them at once (as one day's news; only the sentence's own article is
@@ -48,11 +48,13 @@ def embedded(texts: list[str], model: str) -> tuple[VectorFiles, float]:
 
 
 def neighbours(files: VectorFiles, texts: list[str], group: list[object], k: int,
-               lexical_k: int, searched: list[bool]) -> list[set[int]]:
+               lexical_k: int, searched: list[bool], min_cosine: float = -1.0
+               ) -> list[set[int]]:
     """Each searched text's k candidates among the other searched texts outside its group
     (none for a text not searched: one `vectors.embed = "pairable"` gives no vector), as the
     dense source chooses them: its k − lexical_k nearest by vector, then the rest's
-    lexical_k nearest by TF-IDF cosine (fitted on every text, one pool)."""
+    lexical_k nearest by TF-IDF cosine (fitted on every text, one pool), those of a cosine
+    under `min_cosine` left out (align.dense_min_cosine)."""
     ids = [i + 1 for i, keep in enumerate(searched) if keep]
     found = files.search(files.get(ids), ids, k + 16)
     lexical = LexicalPool(ids, [texts[i - 1] for i in ids]) if lexical_k else None
@@ -63,7 +65,8 @@ def neighbours(files: VectorFiles, texts: list[str], group: list[object], k: int
         if lexical is not None:
             rest = [i for i in ids if group[i - 1] != mine and i not in chosen]
             chosen += [i for i, _ in lexical.nearest(texts[own - 1], rest, lexical_k)]
-        near[own - 1] = {i - 1 for i in chosen}
+        cosines = files.get(chosen) @ files.get([own])[0] if chosen else []
+        near[own - 1] = {i - 1 for i, c in zip(chosen, cosines, strict=True) if c >= min_cosine}
     return near
 
 
@@ -73,8 +76,8 @@ def recall(pairs: list[tuple[int, int]], near: list[set[int]]) -> dict[str, floa
     return {"pairs": len(pairs), "recall": round(hit / len(pairs), 3) if pairs else None}
 
 
-def pairs_dev(model: str, k: int, lexical_k: int, part: str, min_words: int
-              ) -> dict[str, object]:
+def pairs_dev(model: str, k: int, lexical_k: int, part: str, min_words: int,
+              min_cosine: float) -> dict[str, object]:
     folder = SHARED_DATA / "pairs-dev"
     sentences = [json.loads(line) for line in (folder / "sentences.jsonl").open()]
     gold = [json.loads(line) for line in (folder / "gold.jsonl").open()]
@@ -89,7 +92,8 @@ def pairs_dev(model: str, k: int, lexical_k: int, part: str, min_words: int
               f"pairable (>= {min_words} words, no rule of its own)":
                   [pairable(Sentence(article_id=0, position=0, text=t), min_words) for t in texts]}
     for scope, searched in scopes.items():
-        near = neighbours(files, texts, groups, k, lexical_k, searched)
+        near = neighbours(files, texts, groups, k, lexical_k, searched, min_cosine)
+        result[f"{scope}: candidates"] = sum(len(n) for n in near)
         for kind in ("lead", "title"):
             for name, wanted in grades.items():
                 chosen = [(row[(g["story"], kind, g["article_a"], g["index_a"])],
@@ -100,12 +104,13 @@ def pairs_dev(model: str, k: int, lexical_k: int, part: str, min_words: int
     return result
 
 
-def msrp(model: str, k: int, lexical_k: int) -> dict[str, object]:
+def msrp(model: str, k: int, lexical_k: int, min_cosine: float) -> dict[str, object]:
     rows = [r for split in ("train", "val") for r in read_msrp(split)]
     texts = list(dict.fromkeys(t for r in rows for t in (r[3], r[4])))
     row = {t: i for i, t in enumerate(texts)}
     files, _ = embedded(texts, model)
-    near = neighbours(files, texts, list(range(len(texts))), k, lexical_k, [True] * len(texts))
+    near = neighbours(files, texts, list(range(len(texts))), k, lexical_k, [True] * len(texts),
+                      min_cosine)
     paraphrases = [(row[r[3]], row[r[4]]) for r in rows if r[0] == 1 and r[3] != r[4]]
     return {"sentences": len(texts), **recall(paraphrases, near)}
 
@@ -119,11 +124,16 @@ def main() -> None:
     parser.add_argument("--part", default="check", choices=["tune", "check"])
     parser.add_argument("--min-words", type=int, default=AlignConfig().dense_min_words,
                         help="Words of a pairable sentence [default: align.dense_min_words].")
+    parser.add_argument("--min-cosine", type=float, default=AlignConfig().dense_min_cosine,
+                        help="Lowest cosine of a candidate [default: align.dense_min_cosine].")
     args = parser.parse_args()
-    report(f"dense_recall_{args.model}_{args.part}_k{args.k}_lexical{args.lexical_k}", {
+    report(f"dense_recall_{args.model}_{args.part}_k{args.k}_lexical{args.lexical_k}"
+           f"_cos{args.min_cosine}", {
         "model": args.model, "k": args.k, "lexical_k": args.lexical_k, "part": args.part,
-        "pairs_dev": pairs_dev(args.model, args.k, args.lexical_k, args.part, args.min_words),
-        "msrp_train_val": msrp(args.model, args.k, args.lexical_k)})
+        "min_cosine": args.min_cosine,
+        "pairs_dev": pairs_dev(args.model, args.k, args.lexical_k, args.part, args.min_words,
+                               args.min_cosine),
+        "msrp_train_val": msrp(args.model, args.k, args.lexical_k, args.min_cosine)})
 
 
 if __name__ == "__main__":

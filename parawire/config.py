@@ -211,6 +211,8 @@ class AlignCriteria(_Section):
     # Of the dense_k candidates, this many are the nearest by TF-IDF cosine instead of by
     # vector (chosen on pairs-dev tune: lead recall 0.951 -> 0.976 at 1 of 10).
     dense_lexical_k: int = Field(1, ge=0)
+    # Dense candidates of a lower sentence cosine are not graded (counted dense_below_cosine).
+    dense_min_cosine: float = Field(-1.0, ge=-1, le=1)
     margin_k: int = Field(4, ge=1)
     mutual_best: bool = False
     # Where a reference's candidates come from: the other outlets' articles of its story, or

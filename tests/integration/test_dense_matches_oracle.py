@@ -2,7 +2,8 @@
 sentence: the top k − dense_lexical_k by cosine among those HCSSS's filters keep
 (aligner/oracle.py) and that can pair at all (long enough, no rule of their own broken:
 parawire/pairable.py), then the rest's top dense_lexical_k by TF-IDF cosine fitted on the
-reference's date window, for references that can pair."""
+reference's date window, for references that can pair; those under dense_min_cosine left
+out."""
 
 from __future__ import annotations
 
@@ -65,6 +66,7 @@ def cosine(files: VectorStore, a: int, b: int) -> float:
     {"dense_k": 5, "same_topic": True, "date_window_days": 1}, {"dense_k": 40},
     {"dense_k": 4, "dense_min_words": 9}, {"dense_k": 3, "dense_lexical_k": 0},
     {"dense_k": 6, "dense_lexical_k": 3, "date_window_days": 2},
+    {"dense_k": 6, "dense_min_cosine": 0.3},
 ])
 def test_dense_candidates_are_the_exact_top_k_of_the_filtered_sentences(corpus, overrides):
     store, files = corpus
@@ -97,6 +99,8 @@ def test_dense_candidates_are_the_exact_top_k_of_the_filtered_sentences(corpus, 
             rest = [s.id for s in valid if s.id not in best]
             best += [sid for sid, _ in lexical.nearest(reference.text, rest,
                                                         params.dense_lexical_k)]
+        best = [sid for sid in best
+                if cosine(files, reference.id, sid) >= params.dense_min_cosine]
         if best:
             expected[reference.id] = best
     assert got == expected
