@@ -6,7 +6,7 @@ Each filter names the reason a pair is dropped, and a run counts the pairs per r
 from __future__ import annotations
 
 from parawire.aligner.signals import numbers
-from parawire.pairable import ONE_SIDED_ORDER, QUOTATION_MARKS, one_sided_rule
+from parawire.pairable import ONE_SIDED_RULES, QUOTATION_MARKS
 from parawire.records import Sentence
 from parawire.textnorm import word_diff, words
 
@@ -53,9 +53,9 @@ def exact_rule(a: Sentence, b: Sentence, max_copy_edits: int) -> str | None:
     figures and neither side's hold the other's: "two" against "three"), date_conflict (both
     sides name dates and share none: "Monday" against "Tuesday").
     Everything less certain is the pair model's to weigh."""
-    one_sided = [rule for rule in (one_sided_rule(a), one_sided_rule(b)) if rule]
-    if one_sided:
-        return min(one_sided, key=ONE_SIDED_ORDER.index)
+    for name, breaks in ONE_SIDED_RULES:
+        if breaks(a) or breaks(b):
+            return name
     if is_question(a) != is_question(b):
         return "question_mismatch"
     diff = word_diff(a.text, b.text)

@@ -7,6 +7,7 @@ searches from it or offers it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from parawire.records import Sentence
 
@@ -82,20 +83,16 @@ def link_line(sentence: Sentence) -> bool:
             or (LINK_RUN_END.search(text) is not None and not shouting(text)))
 
 
-ONE_SIDED_ORDER = ("fragment", "quote_piece", "link_line")
+# The rules one sentence breaks whatever its partner, by name, in the order they are read.
+ONE_SIDED_RULES: tuple[tuple[str, Callable[[Sentence], bool]], ...] = (
+    ("fragment", fragment), ("quote_piece", quote_piece), ("link_line", link_line))
 
 
 def one_sided_rule(sentence: Sentence) -> str | None:
-    """The rule that one sentence breaks whatever its partner, or None: fragment (a piece of a
-    sentence), quote_piece (one sentence of a longer quotation) or link_line (a pointer to
-    other content), the first that applies."""
-    if fragment(sentence):
-        return "fragment"
-    if quote_piece(sentence):
-        return "quote_piece"
-    if link_line(sentence):
-        return "link_line"
-    return None
+    """The first rule of ONE_SIDED_RULES that the sentence breaks, or None: fragment (a piece
+    of a sentence), quote_piece (one sentence of a longer quotation) or link_line (a pointer
+    to other content)."""
+    return next((name for name, breaks in ONE_SIDED_RULES if breaks(sentence)), None)
 
 
 def pairable(sentence: Sentence, min_words: int) -> bool:
