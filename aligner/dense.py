@@ -128,18 +128,18 @@ class DenseSource:
             if r.id is not None and pairable(r, params.dense_min_words):
                 by_language.setdefault(r.language, []).append(r)
         found: list[Candidate] = []
-        for language, long_enough in sorted(by_language.items()):
-            found += self._language_candidates(long_enough, context.vectors(language), context)
+        for language, of_language in sorted(by_language.items()):
+            found += self._language_candidates(of_language, context.vectors(language), context)
         context.counts["dense_candidates"] += len(found)
         return found
 
-    def _language_candidates(self, long_enough: list[Sentence], files: VectorStore,
+    def _language_candidates(self, references: list[Sentence], files: VectorStore,
                              context: SearchContext) -> list[Candidate]:
         params, counts = context.params, context.counts
-        held = files.held([r.id for r in long_enough])
+        held = files.held([r.id for r in references])
         # a sentence stored after the last `parawire embed`
         counts["dense_no_vector"] += int((~held).sum())
-        searched = [r for r, has in zip(long_enough, held, strict=True) if has]
+        searched = [r for r, has in zip(references, held, strict=True) if has]
         queries = files.get([r.id for r in searched])
         window: dict[object, list[int]] = {}
         pools: dict[object, tuple[LexicalPool, np.ndarray]] = {}

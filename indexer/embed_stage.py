@@ -51,7 +51,7 @@ def left_out(sentence: Sentence, min_words: int) -> str | None:
         return "skipped_empty"
     if len(sentence.text.split()) < min_words:
         return "left_out_short"
-    rule = one_sided_rule(sentence) if min_words else None
+    rule = one_sided_rule(sentence) if min_words else None  # min_words 0: embed = "all"
     return f"left_out_{rule}" if rule else None
 
 
