@@ -36,12 +36,14 @@ from parawire.roof.scorer_training import graded_features, read_labelled_pairs
 
 def cached_features(name: str, pairs: list[GradedText]) -> list[dict[str, float]]:
     """The pairs' features, computed once (annotation and embedding) and kept in .cache
-    under a key of the feature names, so that a new feature computes them again."""
+    under a key of the feature names and the English embedder, so that a new feature or
+    another model (`PARAWIRE_VECTORS__MODELS`) computes them again."""
+    settings = load_settings(data_dir=SEED_CACHE.parent / "pair-model-data")
+    model = settings.vectors.models["en"]
     key = hashlib.sha256(" ".join(FEATURES).encode()).hexdigest()[:8]
-    cache = SEED_CACHE.with_name(f"pair_features_{name}_{key}.json")
+    cache = SEED_CACHE.with_name(f"pair_features_{name}_{key}_{model}.json")
     if cache.is_file():
         return json.loads(cache.read_text())
-    settings = load_settings(data_dir=SEED_CACHE.parent / "pair-model-data")
     rows = graded_features(settings, pairs, "en")
     cache.parent.mkdir(parents=True, exist_ok=True)
     cache.write_text(json.dumps(rows))

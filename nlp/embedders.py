@@ -182,7 +182,8 @@ def _local_folder(config: VectorsConfig, cache_dir: Path, folder: str) -> Embedd
     del cache_dir
     path = Path(folder).expanduser()
     if not path.is_dir():
-        raise ParawireError(f"sentence model folder not found: {path}")
+        raise ParawireError(f"sentence model folder not found: {path} (or name a packaged "
+                            f"model: {', '.join(EMBEDDERS)})")
     return SentenceTransformerEmbedder(path, path.name, _folder_version(path), config.device,
                                        config.batch_size)
 
