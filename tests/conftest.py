@@ -47,20 +47,22 @@ def _one_model_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
         del os.environ[name]
 
 
+FIRST_COUNT_WAIT = "PARAWIRE_DASHBOARD__FIRST_COUNT_WAIT_SECONDS"
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _first_count_in_full() -> Iterator[None]:
     """A dashboard's first overview waits for its whole first count, served or in process:
     the tests' small stores are counted in milliseconds, but a loaded machine could pass
     the dashboard.first_count_wait_seconds default and get the provisional totals (which
     have a test of their own)."""
-    name = "PARAWIRE_DASHBOARD__FIRST_COUNT_WAIT_SECONDS"
-    before = os.environ.get(name)
-    os.environ[name] = "120"
+    before = os.environ.get(FIRST_COUNT_WAIT)
+    os.environ[FIRST_COUNT_WAIT] = "120"
     yield
     if before is None:
-        del os.environ[name]
+        del os.environ[FIRST_COUNT_WAIT]
     else:
-        os.environ[name] = before
+        os.environ[FIRST_COUNT_WAIT] = before
 
 
 @pytest.fixture(autouse=True)
@@ -114,10 +116,11 @@ def shared_data() -> Path:
 
 @pytest.fixture(autouse=True)
 def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Tests never read the developer's config or write into ./data."""
+    """Tests never read the developer's config or write into ./data (the session's own
+    setting, _first_count_in_full's, is kept)."""
     for key in list(os.environ):
-        if key.startswith("PARAWIRE_") and not key.startswith(("PARAWIRE_TEST_",
-                                                               "PARAWIRE_REQUIRE")):
+        if key.startswith("PARAWIRE_") and key != FIRST_COUNT_WAIT \
+                and not key.startswith(("PARAWIRE_TEST_", "PARAWIRE_REQUIRE")):
             monkeypatch.delenv(key)
     monkeypatch.setenv("PARAWIRE_DATA_DIR", str(tmp_path / "data"))
 
