@@ -17,11 +17,12 @@ from parawire.nlp.segment import passages
 from parawire.records import Article, Sentence
 
 # The components whose output the features read: POS and lemmas (tagger, morphologizer,
-# attribute_ruler, lemmatizer), sentences and noun chunks (parser), names (ner), and the
+# attribute_ruler, lemmatizer), sentences (sentencizer, where a pipeline trained here chose
+# it, and parser) and noun chunks (parser), names (ner), and the
 # shared embeddings they listen to. Anything else a model ships is disabled.
 NEEDED_COMPONENTS = frozenset({
-    "tok2vec", "transformer", "tagger", "morphologizer", "attribute_ruler", "lemmatizer",
-    "trainable_lemmatizer", "parser", "ner",
+    "sentencizer", "tok2vec", "transformer", "tagger", "morphologizer", "attribute_ruler",
+    "lemmatizer", "trainable_lemmatizer", "parser", "ner",
 })
 # The most articles a worker process parses and annotates per task (nlp.processes > 1):
 # few, so that the workers finish the last tasks together.

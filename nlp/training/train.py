@@ -13,6 +13,7 @@ from typing import Any
 
 from parawire.config import PipelineTrainingConfig
 from parawire.errors import ParawireError
+from parawire.nlp.training.boundaries import choose_boundaries
 from parawire.nlp.training.corpus import read_conllu_docs, sentence_count, write_docbin
 from parawire.nlp.training.spacy_config import training_config
 
@@ -33,6 +34,7 @@ class TrainedPipeline:
     minutes: float
     stopped: str
     dev_scores: dict[str, float] = field(default_factory=dict)
+    sentence_boundaries: dict[str, Any] = field(default_factory=dict)  # BoundaryChoice's
 
 
 def train_pipeline(language: str, train: Sequence[Path], dev: Path | None, out: Path,
@@ -40,7 +42,8 @@ def train_pipeline(language: str, train: Sequence[Path], dev: Path | None, out: 
                    log: Any = sys.stdout) -> TrainedPipeline:
     """Train `language`'s pipeline on the `train` treebanks into `out` (a folder spacy.load
     and nlp.models.<language> take), choosing the best model on `dev` (or, without one, on
-    every k-th document held out of the training data, k from options.dev_fraction).
+    every k-th document held out of the training data, k from options.dev_fraction), and
+    its sentence boundaries on the same dev data (boundaries.choose_boundaries).
 
     Re-running replaces the pipeline in `out`; a folder holding anything else is refused."""
     _check_language(language)
@@ -63,16 +66,21 @@ def train_pipeline(language: str, train: Sequence[Path], dev: Path | None, out: 
     minutes = (time.monotonic() - started) / 60
     best = work / "model-best" if (work / "model-best" / "meta.json").is_file() else work / "model-last"
     _install(best, out)
+    boundaries = choose_boundaries(out, dev_docs)
+    print(f"sentence boundaries: {boundaries.by} (dev sentence F: parser "
+          f"{boundaries.parser_f}, sentencizer {boundaries.sentencizer_f})", file=log)
     meta = _record(out, {
         "train": [str(path) for path in train], "dev": str(dev) if dev else "held out of train",
         "train_sentences": sentence_count(train_docs), "dev_sentences": sentence_count(dev_docs),
         "minutes": round(minutes, 2), "stopped": stopped,
+        "sentence_boundaries": boundaries.as_dict(),
     }, language)
     return TrainedPipeline(
         path=out, language=language, train_sentences=meta[META_KEY]["train_sentences"],
         dev_sentences=meta[META_KEY]["dev_sentences"], minutes=minutes, stopped=stopped,
         dev_scores={k: v for k, v in meta.get("performance", {}).items()
                     if isinstance(v, float) and not k.endswith("_loss")},
+        sentence_boundaries=boundaries.as_dict(),
     )
 
 

@@ -346,6 +346,7 @@ def train_pipeline_command(ctx: click.Context, language: str, train_files: tuple
                "train_sentences": trained.train_sentences, "dev_sentences": trained.dev_sentences,
                "minutes": round(trained.minutes, 2), "stopped": trained.stopped,
                "dev_scores": trained.dev_scores,
+               "sentence_boundaries": trained.sentence_boundaries,
                "use_it": f"set nlp.models.{language} = \"{trained.path}\""})
 
 

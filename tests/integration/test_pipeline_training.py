@@ -50,6 +50,22 @@ def test_train_pipeline_reports_its_data_and_dev_scores(trained):
     meta = json.loads((folder / "es" / "meta.json").read_text())
     assert meta["name"] == "parawire_es_ud"
     assert meta["parawire"]["train"] == [str(folder / "train.conllu")]
+    boundaries = report["sentence_boundaries"]
+    assert meta["parawire"]["sentence_boundaries"] == boundaries
+    chosen = boundaries[f"{boundaries['by']}_f"]
+    assert chosen == max(boundaries["parser_f"], boundaries["sentencizer_f"])
+
+
+def test_a_small_treebank_pipeline_splits_whole_sentences(trained):
+    """150 sentences and one epoch teach the parser no boundaries: the rule chosen on the
+    dev data splits the test treebank's text into its sentences."""
+    folder, first, _, scored = trained
+    assert _report(first)["sentence_boundaries"]["by"] == "sentencizer"
+    assert _report(scored)["sentence_f"] > 0.8
+    doc = load_spacy_model(str(folder / "es"), "es")(
+        "El Banco de España publicó ayer su informe anual, que llega tarde. Nadie lo esperaba.")
+    assert [s.text for s in doc.sents] == [
+        "El Banco de España publicó ayer su informe anual, que llega tarde.", "Nadie lo esperaba."]
 
 
 def test_evaluate_pipeline_scores_the_test_treebank_and_records_them(trained):
@@ -67,8 +83,8 @@ def test_the_pipeline_loads_by_path_through_nlp_models(trained, tmp_path):
     settings = load_settings(nlp={"models": {"es": str(folder / "es")}})
     annotator = annotator_for(settings, "es")
     assert annotator.nlp.meta["name"] == "parawire_es_ud"
-    assert annotator.nlp.pipe_names == ["tok2vec", "morphologizer", "trainable_lemmatizer",
-                                        "parser"]
+    assert annotator.nlp.pipe_names == ["sentencizer", "tok2vec", "morphologizer",
+                                        "trainable_lemmatizer", "parser"]
     doc = annotator.nlp("El Banco de España publicó ayer su informe anual.")
     assert [t.text for t in doc][:3] == ["El", "Banco", "de"]
     assert all(t.pos_ and t.lemma_ and t.dep_ for t in doc)
