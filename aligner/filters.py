@@ -46,7 +46,7 @@ def is_question(sentence: Sentence) -> bool:
 
 def exact_rule(a: Sentence, b: Sentence, max_copy_edits: int) -> str | None:
     """The exact rule a pair breaks, or None: a rule one side breaks whatever its partner
-    (fragment, quote_piece, link_line: parawire/pairable.py), question_mismatch (one side
+    (fragment, quote_piece, link_line, unterminated: parawire/pairable.py), question_mismatch (one side
     asks, the other states), near_copy (the texts differ in at most `max_copy_edits` words:
     the pair teaches copying), deletion_copy (one side is the other with words taken out,
     none replaced: it teaches deleting, not rewording), number_conflict (both sides state

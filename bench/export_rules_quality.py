@@ -1,7 +1,8 @@
 """What the run's and the export's drops do to useful pairs on the dev gold's check part: the
-shipped pair model alone, then with `quote_piece` and `deletion_copy` (exact rules of the
-run), `export.min_target_words` and `export.one_input_per_target` applied in turn, as a run and
-its export apply them; on all candidates and on lead sentences only (a run aligns body
+shipped pair model alone, then with `quote_piece`, `unterminated` (lead sentences: a title
+has no end mark, but a run never aligns titles) and `deletion_copy` (exact rules of the
+run), `export.min_target_words` and `export.one_input_per_target` applied in turn, as a run
+and its export apply them; on all candidates and on lead sentences only (a run aligns body
 sentences: titles are not stored as sentences).
 
     nice .venv/bin/python bench/export_rules_quality.py
@@ -18,7 +19,7 @@ from pair_model_quality import cached_features
 
 from parawire.aligner import Grading, load_pair_model
 from parawire.config import AlignConfig, ExportConfig
-from parawire.pairable import quote_piece
+from parawire.pairable import quote_piece, unterminated
 from parawire.records import Direction, Sentence
 from parawire.roof.pair_gold import GradedText, read_dev_gold
 from parawire.roof.scorer_evaluation import input_is_a, useful_figures
@@ -59,10 +60,18 @@ def main() -> None:
     def piece(text: str) -> bool:
         return quote_piece(Sentence(article_id=0, position=0, text=text))
 
+    sentences = (SHARED_DATA / "pairs-dev" / "sentences.jsonl").open(encoding="utf-8")
+    titles = {s["text"] for s in map(json.loads, sentences) if s["kind"] == "title"}
+
+    def cut(text: str) -> bool:  # a title is no stored sentence: the rule never reads one
+        return text not in titles and unterminated(Sentence(article_id=0, position=0, text=text))
+
     steps: list[tuple[str, Callable[[list[Grading]], list[Grading]]]] = [
         ("model alone", lambda gs: gs),
         ("+ quote_piece", lambda gs: [dropped(g) if piece(p.text_a) or piece(p.text_b) else g
                                       for p, g in zip(pairs, gs, strict=True)]),
+        ("+ unterminated", lambda gs: [dropped(g) if cut(p.text_a) or cut(p.text_b) else g
+                                       for p, g in zip(pairs, gs, strict=True)]),
         ("+ deletion_copy", lambda gs: [
             dropped(g) if (diff := word_diff(p.text_a, p.text_b)).only_added
             and diff.edits > align.max_copy_edits else g for p, g in zip(pairs, gs, strict=True)]),
@@ -71,8 +80,6 @@ def main() -> None:
             for p, g, r in zip(pairs, gs, rows, strict=True)]),
         ("+ one_input_per_target", lambda gs: one_input_per_target(pairs, rows, gs)),
     ]
-    sentences = (SHARED_DATA / "pairs-dev" / "sentences.jsonl").open(encoding="utf-8")
-    titles = {s["text"] for s in map(json.loads, sentences) if s["kind"] == "title"}
     leads = [i for i, p in enumerate(pairs) if p.text_a not in titles and p.text_b not in titles]
     gradings = [model.grading(row) for row in rows]
     result = {}

@@ -60,8 +60,8 @@ def embed(settings: Settings, scope: EmbedScope) -> Counts:
     run resumes after the last whole row; an article that joins a story of another outlet
     later has its sentences embedded then); empty texts get none and are counted, and so are
     the sentences left out as too short, as breaking a rule of their own (a fragment, a piece
-    of a quotation, a link line: in no pair whatever their partner) or in no story of two
-    outlets."""
+    of a quotation, a link line, a line without an end mark: in no pair whatever their
+    partner) or in no story of two outlets."""
     store = store_of(settings)
     last = store.last_sentence_id()
     min_words, min_outlets = pairable_scope(settings)

@@ -40,6 +40,13 @@ def make_sentence(sentence_id: int, article_id: int, pn: list[str], cn: list[str
     )
 
 
+def stating(sentence: Sentence) -> Sentence:
+    """The sentence with a verb and a full stop at the end of its tokens (its text is
+    the caller's): a claim, neither a verbless fragment nor a line without an end mark."""
+    return replace(sentence, tokens=[*sentence.tokens, "met", "."],
+                   lemmas=[*sentence.lemmas, "meet", "."], pos=[*sentence.pos, "VERB", "PUNCT"])
+
+
 def make_claim(text: str, **fields) -> Sentence:
     """A sentence that states a claim, as the embed stage and the dense source see one: the
     text given, its one word tagged as a verb (not a verbless fragment)."""
@@ -156,7 +163,6 @@ def store_synthetic_groups(settings, articles: int = 1500) -> None:
                           title=f"t{n}", text=f"text {n}", published=day,
                           content_hash=f"{n:064d}")
         store.add_article(article)
-        store.save_annotations(article.id, [
-            make_sentence(None, article.id, pn, cn, published=day, source=article.source,
-                          text=f"{n} " + " ".join(pn + cn)),
-        ])
+        sentence = make_sentence(None, article.id, pn, cn, published=day,
+                                 source=article.source, text=f"{n} " + " ".join(pn + cn) + " met.")
+        store.save_annotations(article.id, [stating(sentence)])

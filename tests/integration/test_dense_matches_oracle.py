@@ -28,10 +28,10 @@ OUTLETS = ["outlet-a", "outlet-b", "outlet-c"]
 
 @pytest.fixture(scope="module", params=["files", "elasticsearch"])
 def corpus(request, tmp_path_factory):
-    """Thirty articles over nine days and three outlets, five sentences each (the last one of
-    every other article a fragment, stopping on a comma), with random unit vectors (a few
-    near-equal to others, as rewordings), in the vector files or in a real Elasticsearch
-    (when PARAWIRE_TEST_ES_URL names one)."""
+    """Thirty articles over nine days and three outlets, five sentences each, ending on a
+    full stop (the last one of every other article a fragment, stopping on a comma), with
+    random unit vectors (a few near-equal to others, as rewordings), in the vector files or
+    in a real Elasticsearch (when PARAWIRE_TEST_ES_URL names one)."""
     folder = tmp_path_factory.mktemp("dense")
     store = open_store(f"sqlite:///{folder / 'store.db'}")
     rng = np.random.default_rng(11)
@@ -39,7 +39,7 @@ def corpus(request, tmp_path_factory):
     for n in range(30):
         sentences = [make_sentence(0, 0, [], [], text=f"article {n} sentence {i} "
                                    + " ".join(["word"] * (3 + i))
-                                   + ("," if i == 4 and n % 2 else ""))
+                                   + ("," if i == 4 and n % 2 else "."))
                      for i in range(5)]
         ids += store_annotated_article(store, f"http://news.test/{n}", sentences,
                                        source=OUTLETS[n % 3], topic=["a", "b"][n % 2],
@@ -74,7 +74,7 @@ def test_dense_candidates_are_the_exact_top_k_of_the_filtered_sentences(corpus, 
     sentences = [s for batch in store.iter_sentences() for s in batch]
     context = SearchContext(store, None, params, Counter(), vectors=lambda _: files)
     found = CANDIDATE_SOURCES["dense"].candidates(sentences, context)
-    assert any(fragment(s) for s in sentences)
+    assert found and any(fragment(s) for s in sentences)
     assert not any(fragment(c.reference) or fragment(c.sentence) for c in found)
     got: dict[int, list[int]] = {}
     for candidate in found:

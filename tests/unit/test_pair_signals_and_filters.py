@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from parawire.aligner.filters import exact_rule, is_question
 from parawire.aligner.signals import numbers, quoted_words
-from parawire.pairable import link_line, quote_piece
+from parawire.pairable import fragment, link_line, quote_piece, unterminated
 from parawire.records import Sentence
 from parawire.textnorm import words
 
@@ -102,12 +102,31 @@ def test_a_piece_of_a_sentence_is_a_fragment():
     assert exact_rule(cut, duckworth, max_copy_edits=2) == "fragment"
     # untagged sentences are judged by their ending only
     assert exact_rule(GHOZI_SHORT, GHOZI_LONG, max_copy_edits=2) is None
-    # pairs-dev (tune): a headline's title-case verb is tagged as a name; no full stop, kept
+    # pairs-dev (tune): a headline's title-case verb is tagged as a name; no full stop, not
+    # a fragment (a body line without an end mark is `unterminated`: titles are no sentences)
     headline = sentence("Donald Trump Chooses Tom Price as Health Secretary", ["price", "trump"])
     headline.pos = ["PROPN"] * 5 + ["ADP", "PROPN", "PROPN"]
-    nominated = sentence("Donald Trump to nominate Tom Price for Health and Human Services "
-                         "secretary", ["price", "trump"])
-    assert exact_rule(headline, nominated, max_copy_edits=2) is None
+    assert not fragment(headline)
+    assert exact_rule(headline, duckworth, max_copy_edits=2) == "unterminated"
+
+
+def test_a_line_without_an_end_mark_is_unterminated():
+    # AllSides, read from 250 random articles: a caption, a video label, a post's signature,
+    # a line cut from its sentence by the page's layout
+    for line in ("Image copyright EPA Image caption The release of three Americans from prison "
+                 "was a major concession by North Korea",
+                 "JUST WATCHED Key players subpoenaed in bridge scandal Replay More Videos ... "
+                 "MUST WATCH Key players subpoenaed in bridge scandal 01:20",
+                 "— Rudy Giuliani (@RudyGiuliani) September 23, 2019",
+                 "week, the president’s task is to forge consensus among his political"):
+        assert unterminated(sentence(line, []))
+    # an end mark followed by closing quotes, brackets, reference marks or a stray hyphen
+    for ended in ('"They will be charged," she said.', "Is it over?",
+                  "Ryan attended the Washington Semester program at American University.[28]",
+                  "Ryan blocked it.[109][better source needed]",
+                  'as " irrelevant ."-', "“I was wrong.”", "The vote was 51-50 (AP).",
+                  "彼は来た。"):
+        assert not unterminated(sentence(ended, []))
 
 
 def test_one_sentence_of_a_longer_quotation_is_a_quote_piece():
