@@ -14,7 +14,8 @@ from typing import Any
 from parawire.nlp.entities import UNLABELLED, ArticleEntities, mention
 from parawire.nlp.names import name_runs, trim_titles
 from parawire.nlp.resources import LanguageResources, language_resources
-from parawire.records import Article, Collocation, Sentence
+from parawire.nlp.segment import titled
+from parawire.records import TITLE_POSITION, Article, Collocation, Sentence
 
 # Sentences with fewer words (datelines, bylines, captions) are not kept.
 MIN_WORDS = 4
@@ -171,8 +172,19 @@ def sentence_record(article: Article, position: int, sent: Any, chunks: list[Any
     )
 
 
-def article_sentences(article: Article, docs: Iterable[Any]) -> list[Sentence]:
-    """An article's annotated sentences from its paragraphs' Docs, numbered in order.
+def parsed_article_sentences(article: Article, docs: list[Any]) -> list[Sentence]:
+    """An article's annotated sentences from the Docs of its `parsed_texts`, in their order
+    (the title's first, when it has one)."""
+    if titled(article):
+        return article_sentences(article, docs[1:], title=docs[0])
+    return article_sentences(article, docs)
+
+
+def article_sentences(article: Article, docs: Iterable[Any],
+                      title: Any | None = None) -> list[Sentence]:
+    """An article's annotated sentences from its passages' Docs, numbered in order, and from
+    its title's Doc, when given, one sentence, whole, at TITLE_POSITION (its names resolved
+    among the article's).
 
     Noun chunks and entities are read once per Doc: spaCy's per-sentence versions go over
     the whole Doc for each sentence."""
@@ -185,6 +197,12 @@ def article_sentences(article: Article, docs: Iterable[Any]) -> list[Sentence]:
                                        _inside(ents, sent), entities)
             if sentence is not None:
                 sentences.append(sentence)
+    if title is not None:
+        headline = sentence_record(article, TITLE_POSITION, title[:], noun_chunks(title),
+                                   list(title.ents), entities)
+        if headline is not None:  # whole, however the parser split it
+            headline.text = article.title.strip()
+            sentences.insert(0, headline)
     return sentences
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from parawire.records import Article
+
 # "By Jane Doe", "By JANE DOE and John Roe, Staff Writers", "Par Jean Dupont" on a line of
 # its own: a few capitalised words after the byline word, no sentence punctuation.
 _BYLINE = re.compile(
@@ -38,6 +40,17 @@ def passages(text: str) -> list[str]:
     """The text's paragraphs, one list item each, with bylines dropped and datelines cut off;
     a passage longer than MAX_PASSAGE_CHARS comes in pieces."""
     return [piece for passage in _passages(text) for piece in _cut(passage)]
+
+
+def parsed_texts(article: Article) -> list[str]:
+    """What an annotator parses of an article, one Doc each: its title first (when it has
+    one: `titled`), then its text's passages."""
+    return ([article.title.strip()] if titled(article) else []) + passages(article.text)
+
+
+def titled(article: Article) -> bool:
+    """Whether the article has a title to annotate."""
+    return bool(article.title.strip())
 
 
 def over_long_passages(text: str) -> int:

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from parawire.errors import ParawireError
 from parawire.iterate import batched
-from parawire.nlp.features import article_sentences
-from parawire.nlp.segment import passages
+from parawire.nlp.features import parsed_article_sentences
+from parawire.nlp.segment import parsed_texts
 from parawire.records import Article, Sentence
 
 # The components whose output the features read: POS and lemmas (tagger, morphologizer,
@@ -107,10 +107,10 @@ def annotate_articles(model_name: str, language: str, batch_size: int,
     one stream (in a worker process too: the model is loaded once per process)."""
     nlp = load_spacy_model(model_name, language)
     docs: list[list] = [[] for _ in articles]
-    stream = ((text, k) for k, article in enumerate(articles) for text in passages(article.text))
+    stream = ((text, k) for k, article in enumerate(articles) for text in parsed_texts(article))
     for doc, k in nlp.pipe(stream, as_tuples=True, batch_size=batch_size):
         docs[k].append(doc)
-    return [article_sentences(article, article_docs)
+    return [parsed_article_sentences(article, article_docs)
             for article, article_docs in zip(articles, docs, strict=True)]
 
 

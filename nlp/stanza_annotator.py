@@ -9,8 +9,8 @@ from typing import Any
 
 from parawire.errors import ParawireError
 from parawire.iterate import batched
-from parawire.nlp.features import SENTENCE_TEXTS, article_sentences, ud_noun_chunks
-from parawire.nlp.segment import passages
+from parawire.nlp.features import SENTENCE_TEXTS, parsed_article_sentences, ud_noun_chunks
+from parawire.nlp.segment import parsed_texts
 from parawire.records import Article, Sentence
 
 PROCESSORS = "tokenize,mwt,pos,lemma,depparse,ner"
@@ -120,7 +120,7 @@ class StanzaAnnotator:
 
     def _annotate_chunk(self, articles: list[Article]
                         ) -> Iterator[tuple[Article, list[Sentence]]]:
-        texts = [(k, text) for k, article in enumerate(articles) for text in passages(article.text)]
+        texts = [(k, text) for k, article in enumerate(articles) for text in parsed_texts(article)]
         docs: list[list] = [[] for _ in articles]
         for start in range(0, len(texts), self.batch_size):
             bulk = texts[start:start + self.batch_size]
@@ -128,4 +128,4 @@ class StanzaAnnotator:
                                         strict=True):
                 docs[k].append(spacy_doc(document, self.vocab))
         for article, article_docs in zip(articles, docs, strict=True):
-            yield article, article_sentences(article, article_docs)
+            yield article, parsed_article_sentences(article, article_docs)

@@ -98,9 +98,14 @@ class CollocationCounts:
         self.tokens += other.tokens
 
 
+# The position of an article's title among its sentences (its text's sentences count from 0).
+TITLE_POSITION = -1
+
+
 @dataclass(slots=True)
 class Sentence:
-    """One annotated sentence, with the article fields the aligner filters on."""
+    """One annotated sentence, with the article fields the aligner filters on; the
+    article's title is one too, at TITLE_POSITION."""
 
     article_id: int
     position: int
@@ -121,6 +126,11 @@ class Sentence:
     id: int | None = None
 
     @property
+    def is_title(self) -> bool:
+        """The article's title (whole, as the outlet wrote it), not a sentence of its text."""
+        return self.position == TITLE_POSITION
+
+    @property
     def pn(self) -> frozenset[str]:
         """The proper-noun set PN(s) of Algorithm 1: the entity keys."""
         return frozenset(self.entity_keys)
@@ -132,12 +142,18 @@ class Sentence:
 
 
 class SentenceNouns(NamedTuple):
-    """A stored sentence's id with its entity keys and common nouns (what reference selection
-    reads)."""
+    """A stored sentence's id with its entity keys, common nouns and position (what reference
+    selection reads)."""
 
     id: int
     entity_keys: list[str]
     common_nouns: list[str]
+    position: int = 0
+
+    @property
+    def is_title(self) -> bool:
+        """The article's title (see `Sentence.is_title`)."""
+        return self.position == TITLE_POSITION
 
 
 @dataclass(slots=True)

@@ -75,9 +75,9 @@ class SentenceQueries(CollocationQueries):
     def sentence_nouns(self, language: str | None = None, topic: str | None = None,
                        since: date | None = None, until: date | None = None,
                        batch_size: int = 5000) -> Iterator[list[SentenceNouns]]:
-        """Batches of the nouns of the sentences in a scope, in id order: a language, a topic,
-        published on or after `since` and on or before `until` (None: any; with a date bound,
-        sentences without a date are out)."""
+        """Batches of the nouns (and positions) of the sentences in a scope, in id order: a
+        language, a topic, published on or after `since` and on or before `until` (None: any;
+        with a date bound, sentences without a date are out)."""
         table = schema.sentences
         conditions = [column == value for column, value in
                       ((table.c.language, language), (table.c.topic, topic)) if value]
@@ -85,7 +85,7 @@ class SentenceQueries(CollocationQueries):
             conditions.append(table.c.published >= since)
         if until:
             conditions.append(table.c.published <= until)
-        columns = [table.c.id, table.c.entity_keys, table.c.common_nouns]
+        columns = [table.c.id, table.c.entity_keys, table.c.common_nouns, table.c.position]
         yield from self._batches(table, conditions, lambda row: SentenceNouns(*row), 0,
                                  batch_size, columns)
 

@@ -11,7 +11,7 @@ import pytest
 from parawire.config import load_settings
 from parawire.errors import ParawireError
 from parawire.nlp import SpacyAnnotator, annotator_for, spacy_annotator
-from parawire.records import Article
+from parawire.records import TITLE_POSITION, Article
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +46,20 @@ def test_sentences_do_not_cross_paragraphs_and_short_lines_are_dropped(english, 
     assert all(s.text != "By Staff Reporter" for s in sentences)
     assert [s.position for s in sentences] == list(range(len(sentences)))
     assert all(len(s.tokens) >= 4 for s in sentences)
+
+
+def test_the_title_is_one_whole_sentence_before_the_text(english, shared_data):
+    first = json.loads((shared_data / "meantime" / "en.jsonl").open().readline())
+    article = _article("\n".join(first["sentences"][1:4]))
+    article.title = f"{first['title']}  "  # ... defeat Boeing for $ 40 billion US airtanker ...
+    (_, sentences) = next(english.annotate([article]))
+    title, *text = sentences
+    assert (title.position, title.is_title, title.text) == (TITLE_POSITION, True,
+                                                            first["title"])
+    assert {"boeing", "eads", "northrop grumman"} <= set(title.entity_keys)
+    assert "contract" in title.common_nouns
+    assert [s.position for s in text] == list(range(len(text)))
+    assert not any(s.is_title for s in text)
 
 
 def test_missing_model_names_the_command_that_trains_one():
