@@ -69,7 +69,7 @@ class HcsssSource:
     proper noun, enough common nouns, the date window), scores rescaled and cut at β.
     Within stories, the engine searches only the reference's partners (its story's
     sentences from other outlets) before the rescaling; a search that fills max_hits is
-    counted as hits_capped."""
+    counted as hits_capped. Titles are not searched from (the titles source reads them)."""
 
     name = "hcsss"
 
@@ -80,6 +80,8 @@ class HcsssSource:
         found: list[tuple[Sentence, int, float, float, float]] = []
         for reference in references:
             assert reference.id is not None
+            if reference.is_title:
+                continue  # the titles source's (aligner/title_source.py)
             query = build_query(reference, params)
             if query is None:
                 continue

@@ -125,7 +125,7 @@ class DenseSource:
         params = context.params
         by_language: dict[str, list[Sentence]] = {}
         for r in references:
-            if r.id is not None and pairable(r, params.dense_min_words):
+            if r.id is not None and not r.is_title and pairable(r, params.dense_min_words):
                 by_language.setdefault(r.language, []).append(r)
         found: list[Candidate] = []
         for language, of_language in sorted(by_language.items()):

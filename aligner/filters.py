@@ -52,7 +52,10 @@ def exact_rule(a: Sentence, b: Sentence, max_copy_edits: int) -> str | None:
     none replaced: it teaches deleting, not rewording), number_conflict (both sides state
     figures and neither side's hold the other's: "two" against "three"), date_conflict (both
     sides name dates and share none: "Monday" against "Tuesday").
-    Everything less certain is the pair model's to weigh."""
+    Everything less certain is the pair model's to weigh. Before them all, title_with_text:
+    a title pairs only with another title (a headline's register is its own)."""
+    if a.is_title != b.is_title:
+        return "title_with_text"
     for name, breaks in ONE_SIDED_RULES:
         if breaks(a) or breaks(b):
             return name

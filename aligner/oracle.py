@@ -39,11 +39,12 @@ def brute_force_candidates(sentences: Sequence[Sentence], params: AlignParams,
     of each reference (all sentences, or those given) with every sentence; references below
     min_pn proper nouns (the sparse rule) pair only with candidates that hold min_pn. With
     `partners` (a search within stories), a reference pairs only with its story's sentences
-    from other outlets, and a reference in no story with none."""
+    from other outlets, and a reference in no story with none. A title is no reference (the
+    titles source reads titles, aligner/title_source.py)."""
     c = params.constraints
     found: set[tuple[int, int]] = set()
     for reference in sentences if references is None else references:
-        if not is_reference(reference.pn, reference.cn, c):
+        if reference.is_title or not is_reference(reference.pn, reference.cn, c):
             continue
         allowed = None if partners is None else set(partners.get(reference.id or 0, (0, []))[1])
         for candidate in sentences:

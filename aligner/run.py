@@ -14,25 +14,32 @@ from parawire.aligner.filters import exact_rule
 from parawire.aligner.pair_model import FeaturePairModel, load_pair_model
 from parawire.aligner.pairs import graded_pair
 from parawire.aligner.params import AlignParams
+from parawire.aligner.title_source import StoryTitlesSource
 from parawire.indexer import SentenceIndex
 from parawire.records import AlignmentRun, Pair
 from parawire.store import Store
 
-SOURCES = {"hcsss": ("hcsss",), "dense": (DenseSource.name,), "both": ("hcsss", "dense")}
+# The candidate sources of each align.method; within stories every method pairs titles with
+# the titles source.
+SOURCES = {"hcsss": ("hcsss", StoryTitlesSource.name),
+           "dense": (DenseSource.name, StoryTitlesSource.name),
+           "both": ("hcsss", DenseSource.name, StoryTitlesSource.name)}
 
 
 def select_references(store: Store, params: AlignParams) -> list[int]:
     """Ids of the sentences searched within the run's scope, in id order: HCSSS's reference
     set RS (sparse references included); with the dense source, every sentence of the scope
-    (the dense source itself skips those that cannot pair: parawire/pairable.py)."""
+    (the dense source itself skips those that cannot pair: parawire/pairable.py); and,
+    within stories, every title (the titles source's references)."""
     c = params.constraints
-    every = params.method != "hcsss"
+    every, titles = params.method != "hcsss", params.within == "story"
     return [
         s.id
         for batch in store.sentence_nouns(language=params.language, topic=params.topic,
                                           since=params.since, until=params.until)
         for s in batch
-        if every or is_reference(frozenset(s.entity_keys), frozenset(s.common_nouns), c)
+        if (titles if s.is_title else
+            every or is_reference(frozenset(s.entity_keys), frozenset(s.common_nouns), c))
     ]
 
 

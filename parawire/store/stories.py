@@ -10,7 +10,7 @@ from datetime import date
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from parawire.records import Story, StoryDay, StoryInput
+from parawire.records import TITLE_POSITION, Story, StoryDay, StoryInput
 from parawire.store import schema
 from parawire.store.base import StoreBase
 
@@ -113,27 +113,31 @@ class StoryQueries(StoreBase):
 
     def story_partners(self, sentence_ids: Iterable[int]) -> dict[int, tuple[int, list[int]]]:
         """For each of these sentences whose article is in a story: the story's id and the ids
-        of the story's sentences from other outlets (in id order)."""
+        of the story's sentences of its kind (a title: the titles; else the text sentences)
+        from other outlets (in id order)."""
         sentences, members = schema.sentences, schema.story_articles
+        title = (sentences.c.position == TITLE_POSITION).label("title")
         wanted = sorted(set(sentence_ids))
-        story_of: dict[int, tuple[int, str]] = {}
+        story_of: dict[int, tuple[int, str, bool]] = {}
         with self.engine.connect() as conn:
             for start in range(0, len(wanted), 1000):
-                story_of.update((row.id, (row.story_id, row.source)) for row in conn.execute(
-                    sa.select(sentences.c.id, sentences.c.source, members.c.story_id)
+                story_of.update((row.id, (row.story_id, row.source, bool(row.title)))
+                                for row in conn.execute(
+                    sa.select(sentences.c.id, sentences.c.source, members.c.story_id, title)
                     .join(members, members.c.article_id == sentences.c.article_id)
                     .where(sentences.c.id.in_(wanted[start:start + 1000]))))
-            story_ids = sorted({story for story, _ in story_of.values()})
-            by_story: dict[int, list[tuple[int, str]]] = defaultdict(list)
+            story_ids = sorted({story for story, _, _ in story_of.values()})
+            by_story: dict[int, list[tuple[int, str, bool]]] = defaultdict(list)
             for start in range(0, len(story_ids), 1000):
                 for row in conn.execute(
-                        sa.select(sentences.c.id, sentences.c.source, members.c.story_id)
+                        sa.select(sentences.c.id, sentences.c.source, members.c.story_id, title)
                         .join(members, members.c.article_id == sentences.c.article_id)
                         .where(members.c.story_id.in_(story_ids[start:start + 1000]))
                         .order_by(sentences.c.id)):
-                    by_story[row.story_id].append((row.id, row.source))
-        return {sid: (story, [other for other, source in by_story[story] if source != outlet])
-                for sid, (story, outlet) in story_of.items()}
+                    by_story[row.story_id].append((row.id, row.source, bool(row.title)))
+        return {sid: (story, [other for other, source, is_title in by_story[story]
+                              if source != outlet and is_title == kind])
+                for sid, (story, outlet, kind) in story_of.items()}
 
     def story_days(self, limit: int = 60) -> list[StoryDay]:
         """Per day on which stories opened (newest first, `limit` days): the stories, those

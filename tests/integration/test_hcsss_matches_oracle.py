@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from parawire.aligner import AlignParams, brute_force_candidates, build_query
 from parawire.indexer import TantivyIndex
+from parawire.records import TITLE_POSITION
 from tests.factories import make_sentence
 
 PROPER = [f"name {i}" for i in range(6)]
@@ -22,17 +23,23 @@ COMMON = [f"noun{i}" for i in range(8)]
 def corpora(draw):
     size = draw(st.integers(min_value=2, max_value=25))
     sentences = []
+    titled: set[int] = set()  # an article has one title
     for sid in range(1, size + 1):
+        article_id = draw(st.integers(1, 6))
+        title = article_id not in titled and draw(st.integers(0, 3)) == 0
+        if title:
+            titled.add(article_id)
         keys = draw(st.lists(st.sampled_from(PROPER), min_size=0, max_size=5, unique=True))
         pn = [draw(st.sampled_from(SURFACES)).format(key) for key in keys]
         cn = draw(st.lists(st.sampled_from(COMMON), min_size=0, max_size=7, unique=True))
         sentences.append(make_sentence(
-            sid, article_id=draw(st.integers(1, 6)), pn=pn, cn=cn, keys=keys,
+            sid, article_id=article_id, pn=pn, cn=cn, keys=keys,
             text=f"s{draw(st.integers(1, 4))} " + " ".join(pn + cn),
             language=draw(st.sampled_from(["en", "en", "fr"])),
             topic=draw(st.sampled_from(["politics", "sports"])),
             published=date(2026, 3, 1) + timedelta(days=draw(st.integers(0, 8))),
-            position=sid, source=draw(st.sampled_from(["outlet-a", "outlet-b"])),
+            position=TITLE_POSITION if title else sid,
+            source=draw(st.sampled_from(["outlet-a", "outlet-b"])),
         ))
     return sentences
 
@@ -47,9 +54,12 @@ params_strategy = st.builds(
 
 def engine_candidates(index, sentences, params):
     """Every (reference, hit) of the engine, searched from each sentence the reference rule
-    admits (min_pn proper nouns, or sparse_min_pn when lower)."""
+    admits (min_pn proper nouns, or sparse_min_pn when lower); titles are not searched from
+    (the titles source reads them)."""
     found = set()
     for reference in sentences:
+        if reference.is_title:
+            continue
         needed_pn = min(params.min_pn, params.sparse_min_pn)
         if not (len(reference.cn) >= params.min_cn and len(reference.pn) >= needed_pn):
             continue

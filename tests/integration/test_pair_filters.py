@@ -61,7 +61,8 @@ def test_the_near_copy_rule_counts_what_it_drops(tmp_path):
     # each candidate is counted once: stored, or by the first rule it breaks
     def accounted(run):
         return run["pairs_built"] + sum(run.get(rule, 0) for rule in (
-            "near_copy", "deletion_copy", "number_conflict", "date_conflict"))
+            "title_with_text", "near_copy", "deletion_copy", "number_conflict",
+            "date_conflict"))
     assert accounted(strict) == accounted(loose) == loose["above_beta"]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from parawire.records import Pair, Story
+from parawire.records import TITLE_POSITION, Pair, Story
 from tests.factories import make_article, make_sentence
 
 
@@ -73,6 +73,21 @@ def test_story_partners_are_the_other_outlets_sentences_of_the_story(store):
 
     assert told_by(2) == sorted(by_article[a] + by_article[b] + by_article[c])
     assert told_by(1) == sorted(sentences) and told_by(3) == []
+
+
+def test_a_title_partners_the_other_outlets_titles_and_a_sentence_their_sentences(store):
+    a, b = _articles(store, ["outlet-a", "outlet-b"])
+    for article_id, source in ((a, "outlet-a"), (b, "outlet-b")):
+        store.save_annotations(article_id, [
+            make_sentence(None, article_id, ["Paris"], ["budget"], source=source, position=p)
+            for p in (TITLE_POSITION, 0, 1)])
+    ids = {(s.article_id, s.position): s.id for batch in store.iter_sentences() for s in batch}
+    story = Story("en", date(2026, 3, 2), date(2026, 3, 2), [a, b], ["outlet-a", "outlet-b"],
+                  "budget")
+    store.save_stories([story])
+    partners = store.story_partners([ids[a, TITLE_POSITION], ids[a, 0]])
+    assert partners == {ids[a, TITLE_POSITION]: (story.id, [ids[b, TITLE_POSITION]]),
+                        ids[a, 0]: (story.id, [ids[b, 0], ids[b, 1]])}
 
 
 def test_pairs_keep_their_story_source_grade_and_direction(store):

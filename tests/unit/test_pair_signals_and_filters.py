@@ -3,10 +3,12 @@ MSRP (train) and AllSides sentences."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from parawire.aligner.filters import exact_rule, is_question
 from parawire.aligner.signals import numbers, quoted_words
 from parawire.pairable import fragment, link_line, quote_piece, unterminated
-from parawire.records import Sentence
+from parawire.records import TITLE_POSITION, Sentence
 from parawire.textnorm import words
 
 
@@ -103,11 +105,19 @@ def test_a_piece_of_a_sentence_is_a_fragment():
     # untagged sentences are judged by their ending only
     assert exact_rule(GHOZI_SHORT, GHOZI_LONG, max_copy_edits=2) is None
     # pairs-dev (tune): a headline's title-case verb is tagged as a name; no full stop, not
-    # a fragment (a body line without an end mark is `unterminated`: titles are no sentences)
-    headline = sentence("Donald Trump Chooses Tom Price as Health Secretary", ["price", "trump"])
-    headline.pos = ["PROPN"] * 5 + ["ADP", "PROPN", "PROPN"]
-    assert not fragment(headline)
-    assert exact_rule(headline, duckworth, max_copy_edits=2) == "unterminated"
+    # a fragment. In a text, a line without an end mark is `unterminated`; as an article's
+    # title it pairs with another title, and only with one.
+    line = sentence("Donald Trump Chooses Tom Price as Health Secretary", ["price", "trump"])
+    line.pos = ["PROPN"] * 5 + ["ADP", "PROPN", "PROPN"]
+    assert not fragment(line)
+    assert exact_rule(line, duckworth, max_copy_edits=2) == "unterminated"
+    headline = replace(line, position=TITLE_POSITION)
+    other = sentence("Trump picks Rep. Tom Price to lead the health department", ["price", "trump"])
+    other.position = TITLE_POSITION
+    assert not unterminated(headline)
+    assert exact_rule(headline, duckworth, max_copy_edits=2) == "title_with_text"
+    assert exact_rule(duckworth, headline, max_copy_edits=2) == "title_with_text"
+    assert exact_rule(headline, other, max_copy_edits=2) is None
 
 
 def test_a_line_without_an_end_mark_is_unterminated():
