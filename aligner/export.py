@@ -28,7 +28,7 @@ CORPUS = "parawire paraphrase pairs"  # the datasheet's name for what it describ
 SIDE_COLUMNS = ("id", "article_id", "outlet", "published", "url", "title")
 COLUMNS = (
     "input", "target", "score", "raw_score", "language", "run_id", "flipped", "shared_pn",
-    "shared_cn", "grade", "direction", "probability", "divergence", "quote_derived",
+    "shared_cn", "grade", "direction", "probability", "divergence", "quote_derived", "kind",
     *(f"input_{c}" for c in SIDE_COLUMNS), *(f"target_{c}" for c in SIDE_COLUMNS),
 )
 # Parquet splits sit in their own folder, so that the folder reads as one dataset
@@ -74,9 +74,15 @@ def example_record(example: Example, refs: dict[int, ArticleRef]) -> dict[str, A
         "probability": pair.probability,
         "divergence": None if (d := divergence(example.row)) is None else round(d, 4),
         "quote_derived": quote_derived(example.row),
+        "kind": pair_kind(example),
         **_side("input", source, refs.get(source.article_id)),
         **_side("target", target, refs.get(target.article_id)),
     }
+
+
+def pair_kind(example: Example) -> str:
+    """"title" (two articles' titles) or "sentence" (two sentences of their texts)."""
+    return "title" if example.row.input.is_title else "sentence"
 
 
 def _direction(direction: str | None, flipped: bool) -> str | None:
@@ -154,6 +160,7 @@ def datasheet(store: Store, run_id: int, fmt: str, options: DatasetOptions,
         "grades": {str(k): v for k, v in sorted(Counter(e.row.pair.grade for e in mined).items(),
                                                 key=lambda kv: (kv[0] is None, kv[0] or 0))},
         "directions": dict(Counter(str(e.row.pair.direction) for e in mined).most_common()),
+        "kinds": dict(Counter(pair_kind(e) for e in mined).most_common()),
         "outlet_pairs": dict(Counter(" / ".join(sorted((e.row.input.source or "",
                                                         e.row.target.source or "")))
                                      for e in mined).most_common()),
@@ -169,6 +176,7 @@ def datasheet(store: Store, run_id: int, fmt: str, options: DatasetOptions,
         "dataset_counts": dict(counts),
         "filters_applied": [
             "Algorithm 1 (proper nouns, common nouns, alpha)", "beta threshold",
+            "a title paired with a sentence of a text (titles pair with titles)",
             "syndicated copies (SimHash near-duplicates)",
             "fragments (a full stop after no verb, or cut on a comma)",
             "pieces of a quotation (quotation marks that do not pair up)",
@@ -228,6 +236,7 @@ def datasheet_markdown(sheet: dict[str, Any]) -> str:
                        ("NLP pipelines: name, version, training data, scores",
                         "nlp_pipeline_details"),
                        ("Pairs per grade", "grades"), ("Pairs per direction", "directions"),
+                       ("Pairs per kind (titles, sentences of the texts)", "kinds"),
                        ("Pairs per outlet pair", "outlet_pairs"),
                        ("Alignment parameters", "alignment_parameters"),
                        ("Alignment counts", "alignment_counts"),

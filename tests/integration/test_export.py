@@ -53,13 +53,18 @@ def test_every_format_holds_the_same_examples(aligned, tmp_path, fmt):
     assert len(rows) == sheet["examples_written"] == 2 * sheet["pairs_kept"] - grade3
     assert sheet["flipped_copies"] == sheet["pairs_kept"] - grade3
     assert sum(sheet["grades"].values()) == sum(sheet["directions"].values()) == \
-        sum(sheet["outlet_pairs"].values()) == sheet["pairs_kept"]
+        sum(sheet["outlet_pairs"].values()) == sum(sheet["kinds"].values()) == sheet["pairs_kept"]
     for r in rows:  # graded useful pairs, their direction read from the input
         assert int(r["grade"]) >= 3 and r["quote_derived"] in (False, "False")
         assert r["direction"] in ("equivalent", "a_covers_b", "b_covers_a")
         assert (r["direction"] == "b_covers_a") == (str(r["flipped"]) == "True"
                                                     and int(r["grade"]) == 3)
         assert 0.2 <= float(r["divergence"]) <= 1.0 and 0 <= float(r["probability"]) <= 1
+        if r["kind"] == "title":  # two titles, whole
+            assert (r["input"], r["target"]) == (r["input_title"].strip(),
+                                                 r["target_title"].strip())
+        else:
+            assert r["kind"] == "sentence" and r["input"] != r["input_title"]
     assert all(r["input"] != r["target"] and r["input_outlet"] != r["target_outlet"] for r in rows)
     assert json.loads((tmp_path / "out" / "datasheet.json").read_text())["run_id"] == run_id
     assert "## Filters applied" in (tmp_path / "out" / "datasheet.md").read_text()
