@@ -11,7 +11,7 @@ searched among all of them at once (as one day's news; only the sentence's own a
 left out), recall per kind and grade on one part ("tune" to choose, "check" to report), for
 every sentence and for those `vectors.embed = "pairable"` embeds (align.dense_min_words words
 or more and no rule of their own broken, parawire/pairable.py, read from the text alone; the
-80 stories all have several outlets; titles, which no run aligns, read whole).
+80 stories all have several outlets; a title read as a title: it needs no end mark).
 MSRP (train and val, never test): every sentence searched among all of the splits' sentences;
 the share of labelled paraphrases among the candidates (Algorithm 1's gate: 0.42)."""
 
@@ -31,7 +31,7 @@ from parawire.config import AlignConfig, VectorsConfig
 from parawire.indexer import VectorFiles
 from parawire.nlp import embedder_for
 from parawire.pairable import pairable
-from parawire.records import Sentence
+from parawire.records import TITLE_POSITION, Sentence
 
 
 def embedded(texts: list[str], model: str) -> tuple[VectorFiles, float]:
@@ -88,12 +88,11 @@ def pairs_dev(model: str, k: int, lexical_k: int, part: str, min_words: int,
     grades: dict[str, Callable[[int], bool]] = {
         "grade>=3": lambda g: g >= 3, "grade>=4": lambda g: g >= 4, "grade==2": lambda g: g == 2}
     result: dict[str, object] = {"sentences_per_second": round(rate, 1)}
-    # a title has no end mark (the unterminated rule), but a run never aligns titles: they are
-    # read whole, as the every-sentence scope reads them
+    # a title is read as a run stores it: at TITLE_POSITION (it needs no end mark)
     scopes = {"every sentence": [True] * len(texts),
               f"pairable (>= {min_words} words, no rule of its own)":
-                  [s["kind"] == "title" or pairable(Sentence(article_id=0, position=0,
-                                                             text=s["text"]), min_words)
+                  [pairable(Sentence(article_id=0, text=s["text"], position=TITLE_POSITION
+                                     if s["kind"] == "title" else 0), min_words)
                    for s in sentences]}
     for scope, searched in scopes.items():
         near = neighbours(files, texts, groups, k, lexical_k, searched, min_cosine)

@@ -1,9 +1,8 @@
 """What the run's and the export's drops do to useful pairs on the dev gold's check part: the
-shipped pair model alone, then with `quote_piece`, `unterminated` (lead sentences: a title
-has no end mark, but a run never aligns titles) and `deletion_copy` (exact rules of the
-run), `export.min_target_words` and `export.one_input_per_target` applied in turn, as a run
-and its export apply them; on all candidates and on lead sentences only (a run aligns body
-sentences: titles are not stored as sentences).
+shipped pair model alone, then with `quote_piece`, `unterminated` (a title needs no end
+mark) and `deletion_copy` (exact rules of the run), `export.min_target_words` and
+`export.one_input_per_target` applied in turn, as a run and its export apply them; on all
+candidates, on lead sentences only and on titles only (a run pairs titles with titles).
 
     nice .venv/bin/python bench/export_rules_quality.py
 
@@ -20,7 +19,7 @@ from pair_model_quality import cached_features
 from parawire.aligner import Grading, load_pair_model
 from parawire.config import AlignConfig, ExportConfig
 from parawire.pairable import quote_piece, unterminated
-from parawire.records import Direction, Sentence
+from parawire.records import TITLE_POSITION, Direction, Sentence
 from parawire.roof.pair_gold import GradedText, read_dev_gold
 from parawire.roof.scorer_evaluation import input_is_a, useful_figures
 from parawire.textnorm import word_diff, words
@@ -57,14 +56,19 @@ def main() -> None:
     model = load_pair_model("")
     min_words, align = ExportConfig().min_target_words, AlignConfig()
 
-    def piece(text: str) -> bool:
-        return quote_piece(Sentence(article_id=0, position=0, text=text))
-
     sentences = (SHARED_DATA / "pairs-dev" / "sentences.jsonl").open(encoding="utf-8")
     titles = {s["text"] for s in map(json.loads, sentences) if s["kind"] == "title"}
 
-    def cut(text: str) -> bool:  # a title is no stored sentence: the rule never reads one
-        return text not in titles and unterminated(Sentence(article_id=0, position=0, text=text))
+    def stored(text: str) -> Sentence:
+        """The text as a run stores it: a title at TITLE_POSITION."""
+        return Sentence(article_id=0, position=TITLE_POSITION if text in titles else 0,
+                        text=text)
+
+    def piece(text: str) -> bool:
+        return quote_piece(stored(text))
+
+    def cut(text: str) -> bool:
+        return unterminated(stored(text))
 
     steps: list[tuple[str, Callable[[list[Grading]], list[Grading]]]] = [
         ("model alone", lambda gs: gs),
@@ -81,15 +85,17 @@ def main() -> None:
         ("+ one_input_per_target", lambda gs: one_input_per_target(pairs, rows, gs)),
     ]
     leads = [i for i, p in enumerate(pairs) if p.text_a not in titles and p.text_b not in titles]
+    headlines = [i for i, p in enumerate(pairs) if p.text_a in titles and p.text_b in titles]
     gradings = [model.grading(row) for row in rows]
     result = {}
     for name, step in steps:
         gradings = step(gradings)
         every = useful_figures(pairs, rows, gradings)
-        lead = useful_figures([pairs[i] for i in leads], [rows[i] for i in leads],
-                              [gradings[i] for i in leads])
-        result[name] = {"all": {k: every[k] for k in SUMMARY},
-                        "leads": {k: lead[k] for k in SUMMARY}}
+        result[name] = {"all": {k: every[k] for k in SUMMARY}}
+        for kind, ids in (("leads", leads), ("titles", headlines)):
+            part = useful_figures([pairs[i] for i in ids], [rows[i] for i in ids],
+                                  [gradings[i] for i in ids])
+            result[name][kind] = {k: part[k] for k in SUMMARY}
     report("export_rules_quality", {"model": model.version, "part": "check",
                                     "steps": result})
 
