@@ -43,3 +43,26 @@ def test_redo_recomputes_entity_keys_and_keeps_sentence_ids(tmp_path):
         assert conn.execute(sa.select(sa.func.count()).select_from(schema.articles)
                             .where(schema.articles.c.annotated.is_(False))).scalar() == 0
     assert run_stage(settings, "annotate") == {}  # nothing left to annotate
+
+
+def test_redo_gives_a_store_annotated_before_titles_were_sentences_its_titles(tmp_path):
+    settings = load_settings(data_dir=tmp_path)
+    store = store_of(settings)
+    store_article(store, Article(url="http://wire.test/2", source="wire", language="en",
+                                 title="Former teammate Carlton Dotson charged with murder",
+                                 text=TEXT, published=date(2003, 7, 24),
+                                 content_hash=content_hash(TEXT)))
+    run_stage(settings, "annotate")
+    # Such a store: the text's sentences only.
+    with store.engine.begin() as conn:
+        conn.execute(schema.sentences.delete().where(schema.sentences.c.position == -1))
+    text_ids = {s.position: s.id for batch in store.iter_sentences() for s in batch}
+    assert sorted(text_ids) == [0, 1]
+
+    run_stage(settings, "annotate", redo=True)
+
+    after = {s.position: s for batch in store.iter_sentences() for s in batch}
+    assert {p: s.id for p, s in after.items() if p >= 0} == text_ids  # ids kept
+    title = after[-1]
+    assert title.is_title and title.text == "Former teammate Carlton Dotson charged with murder"
+    assert "dotson" in title.entity_keys
