@@ -25,9 +25,21 @@ from tests.workers import ROOT
 
 
 def parawire(*args: str) -> subprocess.Popen:
+    """The command in a process of its own; PYTHONFAULTHANDLER makes a SIGABRT print the
+    stack of each of its threads."""
     return subprocess.Popen([sys.executable, "-m", "parawire", *args], cwd=ROOT,
-                            env=dict(os.environ), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def stopped_output(command: subprocess.Popen, seconds: float = 60) -> str:
+    """The stderr of a command that was sent a signal, once it exits; one that has not
+    exited within `seconds` fails the test with the stacks where it hangs."""
+    try:
+        return command.communicate(timeout=seconds)[1]
+    except subprocess.TimeoutExpired:
+        command.send_signal(signal.SIGABRT)
+        pytest.fail(f"still running {seconds} s after the signal:\n{command.communicate()[1]}")
 
 
 @pytest.mark.timeout(200)
@@ -47,7 +59,7 @@ def test_an_interrupted_alignment_is_recorded_and_resumed_identically(tmp_path, 
 
         assert wait_for(moved, 60), command.communicate()
         command.send_signal(sent)
-        _, err = command.communicate(timeout=60)
+        err = stopped_output(command)
         (run,) = store.alignment_runs()
         assert command.returncode != 0
         assert (run.status, run.reason) == ("interrupted", sent.name), err
@@ -98,7 +110,7 @@ def test_a_crawl_stopped_by_sigterm_is_recorded_as_interrupted(tmp_path):
         assert wait_for(lambda: bool(store.crawl_runs()), 60), command.communicate()
         time.sleep(2)  # the crawl child is fetching
         command.send_signal(signal.SIGTERM)
-        _, err = command.communicate(timeout=60)
+        err = stopped_output(command)
     (run,) = store.crawl_runs()
     assert command.returncode != 0 and "Traceback" not in err, err
     assert run.status == "interrupted", (run, err)
@@ -150,7 +162,7 @@ def test_a_crawl_stopped_while_its_spider_opens_is_recorded_as_interrupted(tmp_p
     child.stdin = None
     assert wait_for(running.exists, 60), child.communicate()
     child.send_signal(signal.SIGTERM)
-    _, err = child.communicate(timeout=60)
+    err = stopped_output(child)
     run = store.crawl_run(run_id)
     assert run is not None and child.returncode == 0, err
     assert (run.status, run.reason) == ("interrupted", "the crawler was stopped by SIGTERM"), err
@@ -181,7 +193,7 @@ def test_a_crawl_child_stopped_while_it_starts_leaves_no_process_behind(tmp_path
         child = child_with_workers()
         assert child is not None
         os.kill(child, signal.SIGTERM)
-        _, err = command.communicate(timeout=60)
+        err = stopped_output(command)
     assert wait_for(lambda: not _in_session(child), 10), _in_session(child)  # killed: ending
     (run,) = store.crawl_runs()
     assert command.returncode != 0 and "Traceback" not in err, err
