@@ -8,12 +8,14 @@ on the tune stories of all folds but one and grades the pairs of the held-out st
 out-of-fold gradings are then scored as bench/pair_model_quality.py scores the check part
 (a pair selected when graded >= 3, useful when gold grade >= 4 or 3 with the input the run
 chooses covering), at the model's own grades and with a floor on P(grade >= 3). MSRP train's
-features are computed once (about 4 minutes) and cached in bench/.cache/.
+features are computed once (about 4 minutes) and cached in bench/.cache/. One recipe adds
+`title_pair` (1 where both sides are titles), a flag only this bench computes.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 
 from common import SHARED_DATA, report
 from pair_model_quality import cached_features
@@ -54,7 +56,12 @@ def main() -> None:
     msrp = binary_as_graded(read_labelled_pairs(SHARED_DATA / "msrp" / "msr-para-train.tsv"),
                             BINARY_WEIGHT)
     msrp_rows = cached_features("msrp_train", msrp)
+    titles = {s["text"] for s in map(json.loads, (SHARED_DATA / "pairs-dev" / "sentences.jsonl")
+                                     .open(encoding="utf-8")) if s["kind"] == "title"}
+    rows = [{**row, "title_pair": float(p.text_a in titles and p.text_b in titles)}
+            for p, row in zip(tune, rows, strict=True)]
     recipes = {"model_features": (MODEL_FEATURES, False),
+               "model_features_with_title_flag": ((*MODEL_FEATURES, "title_pair"), False),
                "all_features": (FEATURES, False),
                "model_features_with_msrp": (MODEL_FEATURES, True),
                "all_features_with_msrp": (FEATURES, True)}

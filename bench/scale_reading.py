@@ -1,7 +1,7 @@
-"""Reading a scale run by hand: random useful pairs, grade-3 pairs and stories to judge, then
-the judgements summed up against the pair model.
+"""Reading a scale run by hand: random useful pairs, grade-3 pairs, stories and articles left
+alone to judge, then the judgements summed up against the pair model.
 
-    .venv/bin/python bench/scale_reading.py sample --work /tmp/sr28 [--seed 1]
+    .venv/bin/python bench/scale_reading.py sample --work /tmp/sr28 [--seed 1] [--lone 0]
     .venv/bin/python bench/scale_reading.py summarise --work /tmp/sr28
 
 `sample` writes <work>/reading.md (what to read) and <work>/reading.jsonl: one line per item
@@ -9,11 +9,14 @@ with the model's grade and direction, and empty judgement fields to fill by the 
 ../shared/data/pairs-dev/README.md: `grade` (0-5), `direction` (equivalent, a_covers_b,
 b_covers_a, both_add; side a is the pair's input), `copy` (near or quote copy), `boilerplate`
 (a line an outlet repeats, a credit or a promotion), `note`; a story gets `coherent` (one
-event) and `note`. Useful pairs are the export's examples (flipped copies left out); grade-3
+event) and `note`; an article alone in its story (`--lone`) is shown with its nearest article
+of another outlet within the stories' window of days (the stories stage's own TF-IDF vectors
+of title and lead, fitted on the run's articles) and gets `missed` (the two tell one event)
+and `note`. Useful pairs are the export's examples (flipped copies left out); grade-3
 pairs are any the run stored at grade 3, exported or not. `summarise` reads the filled file:
 precision of the useful pairs (a reader's grade 4-5, or 3 with the input covering the
 target), boilerplate and copies among them, the grades where reader and model disagree,
-and the share of coherent stories.
+the share of coherent stories and of lone articles whose story was missed.
 """
 
 from __future__ import annotations
@@ -22,11 +25,13 @@ import argparse
 import json
 import random
 import sqlite3
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from common import report
 
+from parawire.aligner.stories.grouping import story_text, story_vectors
 from parawire.config import load_settings
 from parawire.store import store_of
 
@@ -75,7 +80,38 @@ def _stories(db: Path) -> list[dict[str, Any]]:
             for sid, headline in stories]
 
 
-def sample(work: Path, seed: int, useful: int, grade3: int, stories: int) -> None:
+def _lone(data_dir: Path) -> list[dict[str, Any]]:
+    """Every article alone in its story, with its nearest article of another outlet within
+    the stories' window of days and their cosine."""
+    config = load_settings(data_dir=data_dir).stories
+    with sqlite3.connect(f"file:{data_dir / 'parawire.db'}?mode=ro", uri=True) as conn:
+        articles = conn.execute(
+            "SELECT a.id, a.source, a.published, a.title, a.text, sa.story_id, "
+            "(SELECT COUNT(*) FROM story_articles o WHERE o.story_id = sa.story_id) "
+            "FROM articles a JOIN story_articles sa ON sa.article_id = a.id "
+            "WHERE a.published IS NOT NULL ORDER BY a.id").fetchall()
+    vectors = story_vectors([story_text(a[3], a[4], config.lead_words) for a in articles],
+                            config.lone_word_weight, config.lone_word_min_texts)
+    days = [date.fromisoformat(str(a[2])[:10]) for a in articles]
+    items = []
+    for i, (article_id, source, published, title, _, _, size) in enumerate(articles):
+        if size != 1:
+            continue
+        near = [j for j, other in enumerate(articles) if other[1] != source
+                and abs((days[j] - days[i]).days) <= config.window_days]
+        cosines = (vectors[near] @ vectors[i].T).toarray().ravel() if near else []
+        best = max(range(len(near)), key=lambda n: cosines[n], default=None)
+        nearest = (None if best is None else
+                   f"{articles[near[best]][2]} {articles[near[best]][1]}: "
+                   f"{articles[near[best]][3]}")
+        items.append({"kind": "lone", "article_id": article_id,
+                      "article": f"{published} {source}: {title}", "nearest": nearest,
+                      "cosine": None if best is None else round(float(cosines[best]), 3),
+                      "missed": None, "note": ""})
+    return items
+
+
+def sample(work: Path, seed: int, useful: int, grade3: int, stories: int, lone: int) -> None:
     """Write the items to read (markdown) and to judge (jsonl)."""
     rng = random.Random(seed)
     exported = _exported(work)
@@ -85,11 +121,17 @@ def sample(work: Path, seed: int, useful: int, grade3: int, stories: int) -> Non
     items += rng.sample(pool, min(grade3, len(pool)))
     pool = _stories(db)
     items += rng.sample(pool, min(stories, len(pool)))
+    if lone:
+        pool = _lone(work / "data")
+        items += rng.sample(pool, min(lone, len(pool)))
     lines = []
     for number, item in enumerate(items, start=1):
         if item["kind"] == "story":
             lines += [f"## {number}. story {item['story_id']}: {item['headline']}",
                       *[f"- {a}" for a in item["articles"]], ""]
+        elif item["kind"] == "lone":
+            lines += [f"## {number}. alone: {item['article']}",
+                      f"- nearest (cosine {item['cosine']}): {item['nearest']}", ""]
         else:
             lines += [f"## {number}. {item['kind']} (model: grade {item['model_grade']}, "
                       f"{item['model_direction']}) {' / '.join(map(str, item['outlets']))}",
@@ -107,8 +149,9 @@ def _useful(item: dict[str, Any]) -> bool:
 def summarise(work: Path) -> None:
     """The judgements against the model."""
     items = [json.loads(line) for line in (work / "reading.jsonl").open(encoding="utf-8")]
-    missing = [i for i, item in enumerate(items, start=1) if (item["kind"] != "story"
-               and item["grade"] is None) or (item["kind"] == "story" and item["coherent"] is None)]
+    verdict = {"story": "coherent", "lone": "missed"}
+    missing = [i for i, item in enumerate(items, start=1)
+               if item[verdict.get(item["kind"], "grade")] is None]
     if missing:
         raise SystemExit(f"items not judged yet: {missing[:20]}")
     result: dict[str, Any] = {}
@@ -135,6 +178,13 @@ def summarise(work: Path) -> None:
         result["stories"] = {"read": len(stories),
                              "coherent": sum(bool(s["coherent"]) for s in stories),
                              "notes": [s["note"] for s in stories if s["note"]]}
+    lone = [item for item in items if item["kind"] == "lone"]
+    if lone:
+        result["lone_articles"] = {"read": len(lone),
+                                   "story_missed": sum(bool(i["missed"]) for i in lone),
+                                   "cosines": sorted(i["cosine"] for i in lone
+                                                     if i["cosine"] is not None),
+                                   "notes": [i["note"] for i in lone if i["note"]]}
     report("scale_reading", result)
 
 
@@ -146,9 +196,11 @@ def main() -> None:
     parser.add_argument("--useful", type=int, default=50)
     parser.add_argument("--grade3", type=int, default=20)
     parser.add_argument("--stories", type=int, default=20)
+    parser.add_argument("--lone", type=int, default=0,
+                        help="Articles alone in their story to read with their nearest.")
     args = parser.parse_args()
     if args.action == "sample":
-        sample(args.work, args.seed, args.useful, args.grade3, args.stories)
+        sample(args.work, args.seed, args.useful, args.grade3, args.stories, args.lone)
     else:
         summarise(args.work)
 
