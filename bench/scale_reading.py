@@ -85,27 +85,30 @@ def _lone(data_dir: Path) -> list[dict[str, Any]]:
     the stories' window of days and their cosine."""
     config = load_settings(data_dir=data_dir).stories
     with sqlite3.connect(f"file:{data_dir / 'parawire.db'}?mode=ro", uri=True) as conn:
+        conn.row_factory = sqlite3.Row
         articles = conn.execute(
-            "SELECT a.id, a.source, a.published, a.title, a.text, sa.story_id, "
-            "(SELECT COUNT(*) FROM story_articles o WHERE o.story_id = sa.story_id) "
-            "FROM articles a JOIN story_articles sa ON sa.article_id = a.id "
+            "SELECT a.id, a.source, a.published, a.title, a.text, (SELECT COUNT(*) FROM "
+            "story_articles o WHERE o.story_id = sa.story_id) AS size FROM articles a "
+            "JOIN story_articles sa ON sa.article_id = a.id "
             "WHERE a.published IS NOT NULL ORDER BY a.id").fetchall()
-    vectors = story_vectors([story_text(a[3], a[4], config.lead_words) for a in articles],
+    vectors = story_vectors([story_text(a["title"], a["text"], config.lead_words)
+                             for a in articles],
                             config.lone_word_weight, config.lone_word_min_texts)
-    days = [date.fromisoformat(str(a[2])[:10]) for a in articles]
+    days = [date.fromisoformat(str(a["published"])[:10]) for a in articles]
+
+    def shown(article: sqlite3.Row) -> str:
+        return f"{article['published']} {article['source']}: {article['title']}"
+
     items = []
-    for i, (article_id, source, published, title, _, _, size) in enumerate(articles):
-        if size != 1:
+    for i, article in enumerate(articles):
+        if article["size"] != 1:
             continue
-        near = [j for j, other in enumerate(articles) if other[1] != source
+        near = [j for j, other in enumerate(articles) if other["source"] != article["source"]
                 and abs((days[j] - days[i]).days) <= config.window_days]
         cosines = (vectors[near] @ vectors[i].T).toarray().ravel() if near else []
         best = max(range(len(near)), key=lambda n: cosines[n], default=None)
-        nearest = (None if best is None else
-                   f"{articles[near[best]][2]} {articles[near[best]][1]}: "
-                   f"{articles[near[best]][3]}")
-        items.append({"kind": "lone", "article_id": article_id,
-                      "article": f"{published} {source}: {title}", "nearest": nearest,
+        items.append({"kind": "lone", "article_id": article["id"], "article": shown(article),
+                      "nearest": None if best is None else shown(articles[near[best]]),
                       "cosine": None if best is None else round(float(cosines[best]), 3),
                       "missed": None, "note": ""})
     return items

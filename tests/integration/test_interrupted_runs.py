@@ -33,8 +33,8 @@ def parawire(*args: str) -> subprocess.Popen:
 
 
 def stopped_output(command: subprocess.Popen, seconds: float = 60) -> str:
-    """The stderr of a command that was sent a signal, once it exits; one that has not
-    exited within `seconds` fails the test with the stacks where it hangs."""
+    """The stderr of a command once it exits after a signal (to it or to its child); one that
+    has not exited within `seconds` fails the test with the stacks where it hangs."""
     try:
         return command.communicate(timeout=seconds)[1]
     except subprocess.TimeoutExpired:
