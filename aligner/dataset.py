@@ -32,6 +32,7 @@ class DatasetOptions:
     quote_pairs: bool = _EXPORT_DEFAULTS.quote_pairs
     min_target_words: int = _EXPORT_DEFAULTS.min_target_words
     min_probability: float = _EXPORT_DEFAULTS.min_probability
+    min_target_coverage: float = _EXPORT_DEFAULTS.min_target_coverage
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,11 +67,20 @@ def divergence(row: PairRow) -> float | None:
     return row.pair.features.get("bleu_divergence")
 
 
+def target_coverage(row: PairRow, flipped: bool = False) -> float | None:
+    """The share of the target's content words that the input states (the pair model's
+    `cover_share` of the target; a stored pair's features are read from its input's side),
+    where the pair model read it; of the input's, when the pair is flipped."""
+    return row.pair.features.get("cover_share_a" if flipped else "cover_share_b")
+
+
 def grade_drop(row: PairRow, options: DatasetOptions) -> str | None:
     """Why a graded pair is not exported, or None (pairs of ungraded runs always pass):
-    below_grade, below_probability (P(grade >= 3) under min_probability), not_oriented (a
-    grade-3 pair whose input does not cover its target), quote_derived, divergence (outside
-    the band), short_target (a target of fewer than min_target_words words)."""
+    below_grade, below_probability (P(grade >= 3) under min_probability),
+    uncovered_target (the input states less than min_target_coverage of the target's
+    content words: the target would add facts), not_oriented (a grade-3 pair whose input
+    does not cover its target), quote_derived, divergence (outside the band), short_target
+    (a target of fewer than min_target_words words)."""
     pair = row.pair
     if pair.grade is None:
         return None
@@ -78,6 +88,9 @@ def grade_drop(row: PairRow, options: DatasetOptions) -> str | None:
         return "below_grade"
     if (pair.probability or 0.0) < options.min_probability:
         return "below_probability"
+    coverage = target_coverage(row)
+    if coverage is not None and coverage < options.min_target_coverage:
+        return "uncovered_target"
     if options.directional and pair.grade == 3 and pair.direction != "a_covers_b":
         return "not_oriented"
     if not options.quote_pairs and quote_derived(row):
@@ -91,8 +104,11 @@ def grade_drop(row: PairRow, options: DatasetOptions) -> str | None:
 
 
 def flippable(row: PairRow, options: DatasetOptions) -> bool:
-    """A flipped copy makes the target the input: never for a directional grade-3 pair."""
-    return not (options.directional and row.pair.grade == 3)
+    """A flipped copy makes the target the input: never for a directional grade-3 pair, nor
+    where the target states less than min_target_coverage of the input's content words."""
+    coverage = target_coverage(row, flipped=True)
+    return not (options.directional and row.pair.grade == 3) and (
+        coverage is None or coverage >= options.min_target_coverage)
 
 
 def text_pair_key(row: PairRow) -> frozenset[str]:

@@ -195,6 +195,9 @@ def datasheet(store: Store, run_id: int, fmt: str, options: DatasetOptions,
               if options.min_target_words else []),
             *([f"P(grade >= 3) under {options.min_probability}"]
               if options.min_probability else []),
+            *([f"targets the input covers under {options.min_target_coverage} "
+               "(the share of their content words it states)"]
+              if options.min_target_coverage else []),
             "symmetric duplicates",
             "repeated text pairs (same two texts, normalised, either order)",
             *(["one target per input"] if options.one_target_per_input else []),
@@ -212,7 +215,8 @@ def _options_json(options: DatasetOptions) -> dict[str, Any]:
             "min_grade": options.min_grade, "directional": options.directional,
             "divergence_band": [options.min_divergence, options.max_divergence],
             "quote_pairs": options.quote_pairs, "min_target_words": options.min_target_words,
-            "min_probability": options.min_probability}
+            "min_probability": options.min_probability,
+            "min_target_coverage": options.min_target_coverage}
 
 
 def datasheet_markdown(sheet: dict[str, Any]) -> str:

@@ -141,6 +141,9 @@ class ExportScope(Scope):
     min_probability: float | None = option(
         None, "Lowest P(grade >= 3), the pair model's [default: export.min_probability].",
         ge=0, le=1)
+    min_target_coverage: float | None = option(
+        None, "Lowest share of the target's content words the input states "
+        "[default: export.min_target_coverage].", ge=0, le=1)
 
     def for_caller(self, settings: Settings) -> ExportScope:
         """The run (the latest by default) and the output folder, absolute, as the caller
@@ -166,7 +169,7 @@ def export(settings: Settings, scope: ExportScope) -> Counts:
     assert scope.run_id is not None and scope.out is not None
     chosen = {"one_target_per_input", "one_input_per_target", "flipped", "min_grade",
               "directional", "min_divergence", "max_divergence", "quote_pairs",
-              "min_target_words", "min_probability"}
+              "min_target_words", "min_probability", "min_target_coverage"}
     given = scope.model_dump(include={"format", "seed", *chosen}, exclude_none=True)
     config = settings.export.model_validate({**settings.export.model_dump(), **given})
     options = DatasetOptions(seed=config.seed, language=scope.language,

@@ -1,8 +1,9 @@
 """What the run's and the export's drops do to useful pairs on the dev gold's check part: the
 shipped pair model alone, then with `quote_piece`, `unterminated` (a title needs no end
-mark) and `deletion_copy` (exact rules of the run), `export.min_target_words` and
-`export.one_input_per_target` applied in turn, as a run and its export apply them; on all
-candidates, on lead sentences only and on titles only (a run pairs titles with titles).
+mark) and `deletion_copy` (exact rules of the run), `export.min_target_words`,
+`export.min_target_coverage` and `export.one_input_per_target` applied in turn, as a run
+and its export apply them; on all candidates, on lead sentences only and on titles only (a
+run pairs titles with titles).
 
     nice .venv/bin/python bench/export_rules_quality.py
 
@@ -21,7 +22,7 @@ from parawire.config import AlignConfig, ExportConfig
 from parawire.pairable import quote_piece, unterminated
 from parawire.records import TITLE_POSITION, Direction, Sentence
 from parawire.roof.pair_gold import GradedText, read_dev_gold
-from parawire.roof.scorer_evaluation import input_is_a, useful_figures
+from parawire.roof.scorer_evaluation import input_is_a, target_share, useful_figures
 from parawire.textnorm import word_diff, words
 
 SUMMARY = ("selected", "precision", "recall", "useful_gold")
@@ -54,7 +55,8 @@ def main() -> None:
     pairs = read_dev_gold(SHARED_DATA / "pairs-dev", "check")
     rows = cached_features("check", pairs)
     model = load_pair_model("")
-    min_words, align = ExportConfig().min_target_words, AlignConfig()
+    export, align = ExportConfig(), AlignConfig()
+    min_words, min_coverage = export.min_target_words, export.min_target_coverage
 
     sentences = (SHARED_DATA / "pairs-dev" / "sentences.jsonl").open(encoding="utf-8")
     titles = {s["text"] for s in map(json.loads, sentences) if s["kind"] == "title"}
@@ -82,6 +84,9 @@ def main() -> None:
         (f"+ min_target_words {min_words}", lambda gs: [
             dropped(g) if g.grade >= 3 and len(words(target(p, g, r))) < min_words else g
             for p, g, r in zip(pairs, gs, rows, strict=True)]),
+        (f"+ min_target_coverage {min_coverage}", lambda gs: [
+            dropped(g) if g.grade >= 3 and target_share(g.direction, r) < min_coverage else g
+            for g, r in zip(gs, rows, strict=True)]),
         ("+ one_input_per_target", lambda gs: one_input_per_target(pairs, rows, gs)),
     ]
     leads = [i for i, p in enumerate(pairs) if p.text_a not in titles and p.text_b not in titles]

@@ -7,7 +7,9 @@ Each recipe (a feature set, with or without MSRP train's binary pairs at a weigh
 on the tune stories of all folds but one and grades the pairs of the held-out stories; the
 out-of-fold gradings are then scored as bench/pair_model_quality.py scores the check part
 (a pair selected when graded >= 3, useful when gold grade >= 4 or 3 with the input the run
-chooses covering), at the model's own grades and with a floor on P(grade >= 3). MSRP train's
+chooses covering), at the model's own grades, with a floor on P(grade >= 3), and with a
+floor on the share of the target's content words the input states (`export.min_target_coverage`
+is the floor of the best F0.5 here, precision weighing twice recall). MSRP train's
 features are computed once (about 4 minutes) and cached in bench/.cache/. One recipe adds
 `title_pair` (1 where both sides are titles), a flag only this bench computes.
 """
@@ -27,6 +29,7 @@ from parawire.roof.scorer_evaluation import useful_figures
 from parawire.roof.scorer_training import BINARY_WEIGHT, read_labelled_pairs
 
 FLOORS = (0.0, 0.5, 0.6, 0.7)
+COVERAGE_FLOORS = (0.6, 0.65, 0.7, 0.75)
 SUMMARY = ("selected", "precision", "recall", "f1", "grade4_recall", "grade3_direction_accuracy")
 
 
@@ -45,6 +48,12 @@ def out_of_fold(tune: list[GradedText], rows: list[dict[str, float]], features: 
         for i in held:
             gradings[i] = model.grading(rows[i])
     return [g for g in gradings if g is not None]
+
+
+def f_half(figures: dict) -> float:
+    """F0.5 of the figures' precision and recall (precision weighs twice recall)."""
+    precision, recall = figures["precision"], figures["recall"]
+    return round(1.25 * precision * recall / (0.25 * precision + recall), 4) if recall else 0.0
 
 
 def main() -> None:
@@ -73,6 +82,11 @@ def main() -> None:
             f"floor_{floor}": {key: figures[key] for key in SUMMARY}
             for floor in FLOORS
             for figures in [useful_figures(tune, rows, gradings, floor)]}
+        results[name].update({
+            f"target_coverage_{floor}": {**{key: figures[key] for key in SUMMARY},
+                                         "f0.5": f_half(figures)}
+            for floor in COVERAGE_FLOORS
+            for figures in [useful_figures(tune, rows, gradings, min_target_coverage=floor)]})
         print(name, results[name]["floor_0.0"], flush=True)
     report("pair_model_features", {
         "data": f"pairs-dev tune, {len(tune)} candidates, {args.folds} folds grouped by story",

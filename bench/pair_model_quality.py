@@ -6,11 +6,13 @@ on the dev gold's tune part; nothing here is tuned on check or val).
 Dev gold, check part: every cross-article pair of a story's lead sentences, and of its
 titles, is a candidate (an unlisted pair is grade 0). A pair is useful when its gold grade
 is >= 4, or 3 with the input (as the run orients it) being the covering side; a pair is
-selected when the model grades it >= 3. The direction accuracy is over gold grade-3 pairs
-selected: the share whose input is the covering side. Reports precision and recall of
-useful pairs, recall of grade >= 4, the grade confusion matrix, the direction accuracy on
-gold grade-3 pairs the model selects (parawire.roof.scorer_evaluation, as `parawire scorer
-evaluate` reports them). MSRP val: a pair predicted a paraphrase when P(grade >= 4) reaches
+selected when the model grades it >= 3 (and, in the figures "target_covered", when the input
+also states export.min_target_coverage of the target's content words). The direction
+accuracy is over gold grade-3 pairs selected: the share whose input is the covering side.
+Reports precision and recall of useful pairs, recall of grade >= 4, the grade confusion
+matrix, the direction accuracy on gold grade-3 pairs the model selects
+(parawire.roof.scorer_evaluation; `parawire scorer evaluate` reports them with the floor).
+MSRP val: a pair predicted a paraphrase when P(grade >= 4) reaches
 scorer.equivalent_probability (set on MSRP train), and when graded >= 4 or >= 3. Features
 are computed once and cached in bench/.cache/.
 Beside the check figures: main's old path (filters and binary scorer) on the same candidates,
@@ -28,7 +30,7 @@ from pathlib import Path
 from common import SEED_CACHE, SHARED_DATA, report
 
 from parawire.aligner import FEATURES, load_pair_model
-from parawire.config import load_settings
+from parawire.config import ExportConfig, load_settings
 from parawire.roof.pair_gold import GradedText, binary_as_graded, read_dev_gold
 from parawire.roof.scorer_evaluation import binary_figures, useful_figures
 from parawire.roof.scorer_training import graded_features, read_labelled_pairs
@@ -72,6 +74,9 @@ def main() -> None:
     report("pair_model_quality", {
         "model": model.version, "trained_on": model.trained_on,
         "dev_gold_check": useful_figures(check, rows, [model.grading(row) for row in rows]),
+        "dev_gold_check_target_covered": useful_figures(
+            check, rows, [model.grading(row) for row in rows],
+            min_target_coverage=ExportConfig().min_target_coverage),
         "dev_gold_check_old_path": old_path(),
         "msrp_val": binary_figures(val, [model.grading(row) for row in val_rows],
                                    load_settings().scorer.equivalent_probability)})

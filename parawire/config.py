@@ -267,6 +267,8 @@ class ExportConfig(_Section):
     quote_pairs: bool = False
     min_target_words: int = Field(7, ge=0)
     min_probability: float = Field(0.0, ge=0, le=1)
+    # chosen on pairs-dev tune, out of fold (bench/pair_model_features.py): the best F0.5
+    min_target_coverage: float = Field(0.65, ge=0, le=1)
     licence: str = ("The article texts belong to their publishers; check each outlet's terms "
                     "before sharing this corpus.")
 

@@ -26,19 +26,28 @@ def _ratio(part: int, whole: int) -> float:
     return round(part / whole, 4) if whole else 0.0
 
 
+def target_share(direction: Direction, row: dict[str, float]) -> float:
+    """The share of the target's content words that the input states, the target being the
+    side orientation does not make the input (`input_is_a`)."""
+    return row["cover_share_b"] if input_is_a(direction, row) else row["cover_share_a"]
+
+
 def useful_figures(pairs: list[GradedText], rows: list[dict[str, float]],
-                   gradings: list[Grading], floor: float = 0.0) -> dict[str, Any]:
+                   gradings: list[Grading], floor: float = 0.0,
+                   min_target_coverage: float = 0.0) -> dict[str, Any]:
     """Precision and recall of useful pairs (gold grade >= 4, or 3 with the input the run
     chooses covering), selected as the export selects them (graded >= 3, here also with
-    P(grade >= 3) >= floor); grade-4 recall, the grade confusion matrix and the direction
-    accuracy on the gold grade-3 pairs selected."""
+    P(grade >= 3) >= floor and the target covered at min_target_coverage or more); grade-4
+    recall, the grade confusion matrix and the direction accuracy on the gold grade-3 pairs
+    selected."""
     confusion = [[0] * 6 for _ in range(6)]
     selected = right = useful = top = top_found = covering = covering_right = 0
     for pair, row, grading in zip(pairs, rows, gradings, strict=True):
         confusion[pair.grade][grading.grade] += 1
         useful += pair.grade >= 3
         top += pair.grade >= 4
-        chosen = grading.grade >= 3 and sum(grading.probabilities[3:]) >= floor
+        chosen = (grading.grade >= 3 and sum(grading.probabilities[3:]) >= floor
+                  and target_share(grading.direction, row) >= min_target_coverage)
         selected += chosen
         top_found += chosen and pair.grade >= 4
         oriented = input_is_a(grading.direction, row) == (pair.direction == Direction.A_COVERS_B)
@@ -82,7 +91,8 @@ def evaluate_scorer(settings: Settings, *, model_path: str, gold: Path | None, p
         pairs = read_dev_gold(gold, part)
         rows = graded_features(settings, pairs, language)
         result[f"{gold.name} {part}"] = useful_figures(
-            pairs, rows, [model.grading(row) for row in rows])
+            pairs, rows, [model.grading(row) for row in rows],
+            min_target_coverage=settings.export.min_target_coverage)
     if labels is not None:
         pairs = binary_as_graded(read_labelled_pairs(labels), 1.0)
         rows = graded_features(settings, pairs, language)

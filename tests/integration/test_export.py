@@ -97,8 +97,8 @@ def test_splits_share_no_sentence_and_the_datasheet_counts(aligned, tmp_path):
     # the pairs not kept are those the graded filters drop, the repeats of a text pair (a
     # wire story's copies) and a target's less probable inputs, each counted by reason
     dropped = sum(sheet["dataset_counts"].get(reason, 0) for reason in (
-        "below_grade", "below_probability", "not_oriented", "quote_derived", "divergence",
-        "short_target",
+        "below_grade", "below_probability", "uncovered_target", "not_oriented",
+        "quote_derived", "divergence", "short_target",
         "repeated_text_pairs", "extra_inputs", "other_language"))
     assert sheet["pairs_kept"] + dropped == sheet["pairs_mined"]
     assert sheet["languages"] == ["en"]
@@ -196,6 +196,11 @@ def test_every_format_goes_to_its_own_default_folder(aligned):
     assert jsonl["pairs_kept"] == parquet["pairs_kept"] > 0
 
 
+def _exported_rows(folder) -> list[dict]:
+    return [json.loads(line) for name in ("train", "valid", "test")
+            for line in (folder / f"{name}.jsonl").open() if line.strip()]
+
+
 def test_a_probability_floor_keeps_the_more_probable_pairs(aligned, tmp_path):
     settings, run_id = aligned
     every = run_stage(settings, "export", run_id=run_id, out=str(tmp_path / "every"))
@@ -204,12 +209,38 @@ def test_a_probability_floor_keeps_the_more_probable_pairs(aligned, tmp_path):
     floored = run_stage(settings, "export", run_id=run_id, out=str(tmp_path / "floored"),
                         min_probability=floor)
     assert 0 < floored["pairs_kept"] < every["pairs_kept"]
-    kept = [json.loads(line) for name in ("train", "valid", "test")
-            for line in (tmp_path / "floored" / f"{name}.jsonl").open()]
+    kept = _exported_rows(tmp_path / "floored")
     assert kept and min(r["probability"] for r in kept) >= floor
     sheet = json.loads((tmp_path / "floored" / "datasheet.json").read_text())
     assert sheet["dataset_counts"]["below_probability"] > 0
     assert f"P(grade >= 3) under {floor}" in sheet["filters_applied"]
+
+
+def test_targets_the_input_covers_too_little_are_left_out(aligned, tmp_path):
+    settings, run_id = aligned
+    coverage = {(r.pair.input_sentence_id, r.pair.target_sentence_id):
+                r.pair.features["cover_share_b"] for r in store_of(settings).pair_rows(run_id)}
+
+    def lowest(rows: list[dict]) -> float:
+        return min(coverage[(r["input_id"], r["target_id"])] for r in rows if not r["flipped"])
+
+    run_stage(settings, "export", run_id=run_id, out=str(tmp_path / "default"))
+    sheet = json.loads((tmp_path / "default" / "datasheet.json").read_text())
+    assert sheet["dataset_options"]["min_target_coverage"] == 0.65
+    assert sheet["dataset_counts"]["uncovered_target"] > 0
+    assert any(line.startswith("targets the input covers under 0.65")
+               for line in sheet["filters_applied"])
+    assert lowest(_exported_rows(tmp_path / "default")) >= 0.65
+    every = run_stage(settings, "export", run_id=run_id, out=str(tmp_path / "every"),
+                      min_target_coverage=0.0)
+    strict = run_stage(settings, "export", run_id=run_id, out=str(tmp_path / "strict"),
+                       min_target_coverage=0.9)
+    assert 0 < strict["pairs_kept"] < every["pairs_kept"]
+    assert lowest(_exported_rows(tmp_path / "strict")) >= 0.9 > \
+        lowest(_exported_rows(tmp_path / "every"))
+    loose = json.loads((tmp_path / "every" / "datasheet.json").read_text())
+    assert not any(line.startswith("targets the input covers")
+                   for line in loose["filters_applied"])
 
 
 def test_an_empty_export_is_an_error(aligned, tmp_path):

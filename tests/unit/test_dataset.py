@@ -170,3 +170,30 @@ def test_ungraded_pairs_of_older_runs_export_as_before():
     rows = rows_for([(1, 50, 0.8)])
     splits, _ = build_dataset(rows, DatasetOptions(flipped=False, ratios=(1.0, 0.0, 0.0)))
     assert len(splits["train"]) == 1
+
+
+def test_a_target_the_input_states_too_little_of_is_left_out_unless_asked_for():
+    # AllSides (July 2020): "Trump tweeted after signing the order Friday." under a long
+    # sentence on the Rose Garden signing that states 0.6 of its content words, not the tweet
+    rows = graded_rows([(3, "a_covers_b", {"cover_share_b": 0.9}),
+                        (3, "a_covers_b", {"cover_share_b": 0.6}),
+                        (4, "equivalent", {})])  # a run whose pairs lack the feature
+    splits, counts = build_dataset(rows, DatasetOptions(flipped=False, **ALL_TRAIN))
+    kept = {e.row.pair.features.get("cover_share_b") for e in splits["train"]}
+    assert kept == {0.9, None} and counts["uncovered_target"] == 1
+    splits, counts = build_dataset(rows, DatasetOptions(min_target_coverage=0.0, flipped=False,
+                                                        **ALL_TRAIN))
+    assert len(splits["train"]) == 3 and counts["uncovered_target"] == 0
+
+
+def test_a_flipped_copy_needs_its_new_target_covered_too():
+    # an equivalent pair whose target states only half of the input's content words: read
+    # forwards the target adds nothing, read backwards it would
+    rows = graded_rows([(4, "equivalent", {"cover_share_b": 0.9, "cover_share_a": 0.5}),
+                        (4, "equivalent", {"cover_share_b": 0.9, "cover_share_a": 0.8})])
+    splits, counts = build_dataset(rows, DatasetOptions(flipped=True, **ALL_TRAIN))
+    flipped = [e.row.pair.features["cover_share_a"] for e in splits["train"] if e.flipped]
+    assert flipped == [0.8] and counts["flipped_copies"] == 1
+    splits, counts = build_dataset(rows, DatasetOptions(flipped=True, min_target_coverage=0.0,
+                                                        **ALL_TRAIN))
+    assert counts["flipped_copies"] == 2

@@ -7,7 +7,9 @@ from parawire.records import Direction
 from parawire.roof.pair_gold import GradedText
 from parawire.roof.scorer_evaluation import binary_figures, useful_figures
 
-EVEN = {"entities_only_a": 1.0, "entities_only_b": 1.0}  # Algorithm 2 puts side a first
+# Algorithm 2 puts side a first; each side states all of the other's content words
+EVEN = {"entities_only_a": 1.0, "entities_only_b": 1.0, "cover_share_a": 1.0,
+        "cover_share_b": 1.0}
 
 
 def _pair(grade: int, direction: Direction) -> GradedText:
@@ -42,6 +44,20 @@ def test_useful_pairs_are_counted_as_the_export_chooses_them():
     # a floor on P(grade >= 3) leaves out the less sure pairs (all but the equivalent one)
     floored = useful_figures(pairs, [EVEN] * len(pairs), gradings, floor=0.8)
     assert (floored["selected"], floored["precision"], floored["recall"]) == (1, 1.0, 0.25)
+
+
+def test_a_coverage_floor_reads_the_target_as_orientation_makes_it():
+    pairs = [_pair(3, Direction.A_COVERS_B), _pair(3, Direction.B_COVERS_A),
+             _pair(1, Direction.BOTH_ADD)]
+    gradings = [_graded(3, Direction.A_COVERS_B), _graded(3, Direction.B_COVERS_A),
+                _graded(3, Direction.A_COVERS_B)]
+    rows = [{**EVEN, "cover_share_b": 0.9, "cover_share_a": 0.2},   # a states 0.9 of b
+            {**EVEN, "cover_share_a": 0.8, "cover_share_b": 0.3},   # b is the input here
+            {**EVEN, "cover_share_b": 0.5, "cover_share_a": 0.9}]   # the target half stated
+    every = useful_figures(pairs, rows, gradings)
+    assert (every["selected"], every["precision"]) == (3, 0.6667)
+    floored = useful_figures(pairs, rows, gradings, min_target_coverage=0.65)
+    assert (floored["selected"], floored["precision"], floored["recall"]) == (2, 1.0, 1.0)
 
 
 def test_binary_labels_are_read_at_a_probability_and_at_grade_floors():
